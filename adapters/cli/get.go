@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/domain"
+)
+
+// RunGet runs `librarian get SELECTOR...`: get_documents for a person. Each
+// operand is a doc id or path, a JSON selector object
+// ('{"doc": "auth", "sections": ["login-flow"]}') or a JSON list of them (as
+// the "Left out" block prints). Flags, anywhere among the operands:
+// --include-images, --include-code=false, --max-tokens N. It prints the
+// tool's text; an image it would send prints as a line naming its file,
+// type and size: [image img-x: login.png, image/png, 1234 bytes].
+func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("get", stderr)
+	images := fs.Bool("include-images", false, "")
+	code := fs.Bool("include-code", true, "")
+	maxTokens := fs.Int("max-tokens", lib.Config().MaxAnswerTokens, "")
+	operands, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		Usage(stdout, "get")
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, err)
+	}
+	items, err := selectorItems(operands)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	selectors, err := domain.ParseSelectors(items)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	ans, err := lib.GetDocuments(ctx, app.GetRequest{
+		Select:        selectors,
+		IncludeImages: *images,
+		IncludeCode:   *code,
+		MaxTokens:     maxTokens,
+	})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if _, err := io.WriteString(stdout, ans.String()); err != nil {
+		return fail(stderr, err)
+	}
+	return 0
+}
+
+// selectorItems turns operands into get_documents' select items: an operand
+// that starts with '{' is one selector object, one that starts with '[' a
+// list of items, anything else a doc id or path.
+func selectorItems(operands []string) ([]json.RawMessage, error) {
+	var items []json.RawMessage
+	for i, op := range operands {
+		t := strings.TrimSpace(op)
+		switch {
+		case strings.HasPrefix(t, "{"):
+			if !json.Valid([]byte(t)) {
+				return nil, fmt.Errorf("%w: argument %d is not a valid JSON object: %s", domain.ErrInvalidSelector, i+1, op)
+			}
+			items = append(items, json.RawMessage(t))
+		case strings.HasPrefix(t, "["):
+			var list []json.RawMessage
+			if err := json.Unmarshal([]byte(t), &list); err != nil {
+				return nil, fmt.Errorf("%w: argument %d is not a valid JSON list of selectors: %v", domain.ErrInvalidSelector, i+1, err)
+			}
+			items = append(items, list...)
+		default:
+			b, err := json.Marshal(op)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, b)
+		}
+	}
+	return items, nil
+}

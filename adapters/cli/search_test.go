@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/librarian/librarian/adapters/frontmatterindex"
+	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
+	"github.com/librarian/librarian/app"
+)
+
+// searchCLILibrary writes a small frontmatter library and opens it.
+func searchCLILibrary(t *testing.T) *app.Library {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"index.md":        "---\ntags: [handbook]\n---\n# Handbook\n\nRead the guides first.\n",
+		"backend/auth.md": "---\ntags: [security]\n---\n# Auth\n\n## Tokens\n\nTokens rotate.\n\n## -x flags\n\nA line with -x in it.\n",
+		"guides/setup.md": "# Setup\n\nAsk for a token.\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src, err := frontmatterindex.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	return app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+}
+
+// TestRunSearchAndTags: the commands print the tools' text (the app's,
+// checked against a direct call) and take flags and operands in any order.
+func TestRunSearchAndTags(t *testing.T) {
+	lib := searchCLILibrary(t)
+	ctx := context.Background()
+	direct := func(f func() (string, error)) string {
+		t.Helper()
+		out, err := f()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out + "\n"
+	}
+	tests := []struct {
+		name string
+		run  func(context.Context, *app.Library, []string, *bytes.Buffer, *bytes.Buffer) int
+		args []string
+		want string
+	}{
+		{"search, defaults", runSearchBuf, []string{"token"}, direct(func() (string, error) {
+			return lib.SearchDocuments(ctx, app.SearchRequest{Query: "token", Scope: app.Scope{Depth: -1}, MaxResults: 50})
+		})},
+		{"search, flags before and after", runSearchBuf, []string{"--regex", `^#+ T`, "--case-sensitive", "--root", "backend", "--max-results=1"}, direct(func() (string, error) {
+			return lib.SearchDocuments(ctx, app.SearchRequest{Query: `^#+ T`, Mode: app.SearchRegex, CaseSensitive: true,
+				Scope: app.Scope{Root: "backend", Depth: -1}, MaxResults: 1})
+		})},
+		{"search, tags and depth", runSearchBuf, []string{"the", "--tags", "handbook,nosuch", "--depth", "1"}, direct(func() (string, error) {
+			return lib.SearchDocuments(ctx, app.SearchRequest{Query: "the", Scope: app.Scope{Tags: []string{"handbook", "nosuch"}, Depth: 1}, MaxResults: 50})
+		})},
+		{"search, a query starting with -", runSearchBuf, []string{"--root", "backend", "--", "-x"}, direct(func() (string, error) {
+			return lib.SearchDocuments(ctx, app.SearchRequest{Query: "-x", Scope: app.Scope{Root: "backend", Depth: -1}, MaxResults: 50})
+		})},
+		{"tags", runTagsBuf, nil, "- handbook (3)\n- security (1)\n"},
+		{"tags, paths, root", runTagsBuf, []string{"--include-paths", "--root", "backend"}, "- handbook (1)\n  - backend/auth.md\n- security (1)\n  - backend/auth.md\n"},
+		{"tags, depth 0", runTagsBuf, []string{"--depth", "0"}, "- handbook (1)\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := tc.run(ctx, lib, tc.args, &stdout, &stderr); code != 0 {
+				t.Fatalf("%v: exit %d, stderr %s", tc.args, code, stderr.String())
+			}
+			if got := stdout.String(); got != tc.want {
+				t.Errorf("%v: got\n%s\nwant\n%s", tc.args, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRunSearchAndTagsMisuse(t *testing.T) {
+	lib := searchCLILibrary(t)
+	tests := []struct {
+		name       string
+		run        func(context.Context, *app.Library, []string, *bytes.Buffer, *bytes.Buffer) int
+		args       []string
+		code       int
+		wantStdout string
+		wantStderr string
+	}{
+		{"no query", runSearchBuf, nil, 2, "", "search takes one QUERY"},
+		{"two queries", runSearchBuf, []string{"a", "b"}, 2, "", `got 2: ["a" "b"]`},
+		{"empty query", runSearchBuf, []string{""}, 2, "", "'query' is empty"},
+		{"invalid regex", runSearchBuf, []string{"--regex", "a("}, 2, "", "librarian: invalid argument: invalid regex \"a(\": error parsing regexp: missing closing ): `a(`"},
+		{"unknown flag", runSearchBuf, []string{"x", "--fuzzy"}, 2, "", "flag provided but not defined: -fuzzy"},
+		{"bad depth", runSearchBuf, []string{"x", "--depth", "deep"}, 2, "", "invalid value \"deep\" for flag -depth"},
+		{"unknown root", runSearchBuf, []string{"x", "--root", "nosuch"}, 2, "", "no folder 'nosuch'"},
+		{"search help", runSearchBuf, []string{"--help"}, 0, "usage: librarian search QUERY", ""},
+		{"tags operand", runTagsBuf, []string{"backend"}, 2, "", "tags takes no operands"},
+		{"tags help", runTagsBuf, []string{"-h"}, 0, "usage: librarian tags", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := tc.run(context.Background(), lib, tc.args, &stdout, &stderr)
+			if code != tc.code || !strings.Contains(stdout.String(), tc.wantStdout) || !strings.Contains(stderr.String(), tc.wantStderr) {
+				t.Errorf("%v: got exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+					tc.args, code, stdout.String(), stderr.String(), tc.code, tc.wantStdout, tc.wantStderr)
+			}
+			if tc.code != 0 && stdout.Len() > 0 {
+				t.Errorf("%v: a failure wrote to stdout: %q", tc.args, stdout.String())
+			}
+		})
+	}
+}
+
+func runSearchBuf(ctx context.Context, lib *app.Library, args []string, stdout, stderr *bytes.Buffer) int {
+	return RunSearch(ctx, lib, args, stdout, stderr)
+}
+
+func runTagsBuf(ctx context.Context, lib *app.Library, args []string, stdout, stderr *bytes.Buffer) int {
+	return RunTags(ctx, lib, args, stdout, stderr)
+}

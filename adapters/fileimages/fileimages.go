@@ -1,0 +1,241 @@
+// Package fileimages is an image-store adapter (it implements
+// imagestore.Store) for seed 000's image index, images/index.json by
+// default:
+//
+//	{"images": [{"id": "img-login-sequence", "file": "login-sequence.png",
+//	  "caption": "Login sequence: client, gateway, token service"}]}
+//
+// where file is relative to the index's folder. The index is read through an
+// *os.Root of the library root (so it must be inside the library), and image
+// files through an *os.Root of the index's folder, so an image that resolves
+// outside that folder, by '..' or by a symlink, is refused even when it is
+// inside the library. The index is validated on every call, but parsed
+// again only when its Stamp changes.
+package fileimages
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path"
+	"sync"
+	"sync/atomic"
+
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/imagestore"
+)
+
+// DefaultImageIndex is the image index path, relative to the library root,
+// when none is configured (seed 000's LIBRARY_IMAGE_INDEX default).
+const DefaultImageIndex = "images/index.json"
+
+// Store is an imagestore.Store over one library root and its image index.
+// It is safe for concurrent use.
+type Store struct {
+	root     *os.Root
+	rootName string
+	index    string // cleaned, relative to the root
+	folder   string // the index's folder, relative to the root ("." for the root)
+	escape   error  // *os.Root's error for a path leaving its root
+
+	mu     sync.Mutex // guards parsed
+	parsed *parsedImages
+
+	parses atomic.Int64 // how often the index was parsed; read by tests
+}
+
+// parsedImages is the index as of one stamp: its images, or the
+// *domain.IndexError it failed with (errors are cached too).
+type parsedImages struct {
+	stamp  domain.Stamp
+	images map[string]domain.Image
+	err    *domain.IndexError
+}
+
+var _ imagestore.Store = (*Store)(nil)
+
+// New opens the image index imageIndex (relative to root; "" means
+// DefaultImageIndex) of the library at root. It fails when root cannot be
+// opened, or the index path breaks seed 000's rules or resolves outside
+// root. A missing index is fine: the library has no images (until one
+// appears). Close releases the root.
+func New(root, imageIndex string) (*Store, error) {
+	if imageIndex == "" {
+		imageIndex = DefaultImageIndex
+	}
+	if problem := domain.CheckIndexPath("image index", imageIndex); problem != "" {
+		return nil, &fileError{msg: fmt.Sprintf("fileimages: image index setting '%s' refused: %s", imageIndex, problem), kind: domain.ErrRefused}
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("fileimages: cannot open library root %q: %w", root, err)
+	}
+	clean := path.Clean(imageIndex)
+	s := &Store{root: r, rootName: root, index: clean, folder: path.Dir(clean), escape: probeEscapeError(r)}
+	if _, _, err := s.statIndex(); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("fileimages: %w", err)
+	}
+	return s, nil
+}
+
+// Close releases the library root. Calls after Close fail.
+func (s *Store) Close() error { return s.root.Close() }
+
+// Images returns the image index, validated; the map is the caller's. A
+// library without an image index has no images. A malformed index returns
+// a *domain.IndexError listing every problem; an index that resolves
+// outside the library root an error wrapping domain.ErrRefused.
+func (s *Store) Images(context.Context) (map[string]domain.Image, error) {
+	p, err := s.load()
+	if err != nil {
+		return nil, err
+	}
+	return maps.Clone(p.images), nil
+}
+
+// Read returns the bytes of image id, opened through the index's folder. An
+// unknown id or a missing file wraps domain.ErrNotFound; a file that
+// resolves outside the index's folder (or is not a regular file) wraps
+// domain.ErrRefused; a file over maxBytes wraps domain.ErrTooLarge and is
+// not read. maxBytes is a plain limit: 0 admits only empty files.
+func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, error) {
+	p, err := s.load()
+	if err != nil {
+		return nil, err
+	}
+	img, ok := p.images[id]
+	if !ok {
+		return nil, &fileError{msg: fmt.Sprintf("image %s not found in %s", quote(id), s.index), kind: domain.ErrNotFound}
+	}
+	lead := fmt.Sprintf("image %s: '%s'", quote(id), img.File)
+	notFound := fmt.Sprintf("image %s: file '%s' not found", quote(id), img.File)
+	outside := fmt.Sprintf("the image folder '%s'", s.folder)
+
+	folder := s.root
+	if s.folder != "." {
+		// Opened afresh for each read, so a folder swapped for a symlink
+		// out of the library is noticed, and no handle outlives its use.
+		if folder, err = s.root.OpenRoot(s.folder); err != nil {
+			folderLead := fmt.Sprintf("image %s: image folder '%s'", quote(id), s.folder)
+			return nil, describe(folderLead, folderLead+" not found", "the library root", err, s.escape)
+		}
+		defer folder.Close()
+	}
+	// Stat first: an image over the limit is refused without opening it.
+	fi, err := folder.Stat(img.File)
+	if err != nil {
+		return nil, describe(lead, notFound, outside, err, s.escape)
+	}
+	if err := checkImage(lead, fi.Mode().IsRegular(), fi.Size(), maxBytes); err != nil {
+		return nil, err
+	}
+	f, fi, err := openRegular(folder, img.File)
+	if errors.Is(err, errNotRegular) {
+		return nil, checkImage(lead, false, 0, maxBytes)
+	}
+	if err != nil {
+		return nil, describe(lead, notFound, outside, err, s.escape)
+	}
+	defer f.Close()
+	if err := checkImage(lead, true, fi.Size(), maxBytes); err != nil {
+		return nil, err
+	}
+	data, err := readAtMost(f, maxBytes)
+	if errors.Is(err, errTooBig) {
+		return nil, checkImage(lead, true, maxBytes+1, maxBytes)
+	}
+	if err != nil {
+		return nil, describe(lead, notFound, outside, err, s.escape)
+	}
+	return data, nil
+}
+
+// checkImage refuses what is not a regular file, and a size over maxBytes.
+func checkImage(lead string, regular bool, size, maxBytes int64) error {
+	switch {
+	case !regular:
+		return &fileError{msg: lead + " is not a regular file", kind: domain.ErrRefused}
+	case size > maxBytes:
+		return &fileError{msg: fmt.Sprintf("%s is %d bytes, over the limit of %d", lead, size, maxBytes), kind: domain.ErrTooLarge}
+	}
+	return nil
+}
+
+// statIndex stats the index through the library root; present is false
+// with no error when there is no index.
+func (s *Store) statIndex() (stamp domain.Stamp, present bool, err error) {
+	fi, err := s.root.Stat(s.index)
+	if err != nil {
+		lead := "image index '" + s.index + "'"
+		fe := describe(lead, lead+" not found", "the library root", err, s.escape)
+		if errors.Is(fe.kind, domain.ErrNotFound) {
+			return domain.Stamp{}, false, nil
+		}
+		return domain.Stamp{}, false, fe
+	}
+	if !fi.Mode().IsRegular() {
+		return domain.Stamp{}, false, &fileError{msg: "image index '" + s.index + "' is not a regular file", kind: domain.ErrRefused}
+	}
+	return stampOf(fi), true, nil
+}
+
+// noImages is the parse of a library without an image index.
+var noImages = &parsedImages{images: map[string]domain.Image{}}
+
+// load returns the parsed index, parsing it only when its stamp changed.
+// Holding the lock while parsing makes concurrent callers wait for one
+// parse instead of each doing their own. A validation failure is returned
+// as the error.
+func (s *Store) load() (*parsedImages, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stamp, present, err := s.statIndex()
+	if err != nil {
+		return nil, err
+	}
+	if !present {
+		return noImages, nil
+	}
+	if s.parsed == nil || !sameStamp(s.parsed.stamp, stamp) {
+		p, err := s.parse()
+		if err != nil {
+			return nil, err
+		}
+		s.parsed = p
+	}
+	if s.parsed.err != nil {
+		return nil, s.parsed.err
+	}
+	return s.parsed, nil
+}
+
+func (s *Store) parse() (*parsedImages, error) {
+	lead := "image index '" + s.index + "'"
+	f, fi, err := openRegular(s.root, s.index)
+	switch {
+	case errors.Is(err, errNotRegular):
+		return nil, &fileError{msg: lead + " is not a regular file", kind: domain.ErrRefused}
+	case err != nil:
+		return nil, describe(lead, lead+" not found", "the library root", err, s.escape)
+	}
+	defer f.Close()
+	// The stamp is the open file's, taken before reading: if the file
+	// changes meanwhile, the next stat differs and it is parsed again.
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, describe(lead, lead+" not found", "the library root", err, s.escape)
+	}
+	s.parses.Add(1)
+	p := &parsedImages{stamp: stampOf(fi)}
+	images, problems := parseImages(s.index, data)
+	if len(problems) > 0 {
+		p.err = &domain.IndexError{File: s.index, Problems: problems}
+	} else {
+		p.images = images
+	}
+	return p, nil
+}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package frontmatterindex
+
+import "time"
+
+func processCPUTime() (time.Duration, bool) { return 0, false }

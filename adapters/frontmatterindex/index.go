@@ -1,0 +1,331 @@
+// Package frontmatterindex is an index-source adapter (ports/docindex) for
+// seed 001's library convention: every *.md file under the root is a
+// document, described by its YAML frontmatter (title, summary or
+// description, tags, tokens) and its first heading, and each folder's
+// index.md describes that folder and passes its tags down to everything
+// below it.
+//
+// Files are read only through an *os.Root, so nothing that resolves outside
+// the library root is ever opened. Each call walks the tree again (to see
+// added and removed files) but re-reads a file's frontmatter only when its
+// stamp (size, modification time, inode) changed.
+package frontmatterindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/docindex"
+)
+
+var _ docindex.Source = (*Index)(nil)
+
+const (
+	// indexFile describes its folder and passes its tags down.
+	indexFile = "index.md"
+	// maxMetaBytes bounds what is read of one file for its metadata: the
+	// frontmatter and first heading of any real document are far inside.
+	maxMetaBytes = 1 << 20
+	// racyWindow: a file modified this close to the moment it was read may
+	// change again without its stamp changing (same size and inode, and a
+	// modification time within the file system's clock tick), so its cached
+	// metadata is not trusted until it has been read once more, later. This
+	// is git's "racy clean" rule; 2 s covers the coarsest common clocks.
+	racyWindow = 2 * time.Second
+)
+
+// Index is the frontmatter convention over one library root. Safe for
+// concurrent use; Catalog calls are serialised, Stat and ReadFile are not.
+type Index struct {
+	dir  string // the root as given, for messages
+	root *os.Root
+	// escapes is the error os.Root gives for a path resolving outside it;
+	// the os package does not export it, so New learns it from the root.
+	escapes error
+	workers int           // goroutines reading folders and files
+	racy    time.Duration // racyWindow
+
+	mu    sync.Mutex
+	files map[string]*cached // by path: every *.md file the last walk saw
+
+	// metaReads counts files read for their metadata, so tests can prove
+	// that an unchanged file is not read again.
+	metaReads atomic.Int64
+}
+
+// cached is one file's metadata and the stamp of the bytes it came from.
+type cached struct {
+	stamp  domain.Stamp
+	readAt time.Time
+	meta   meta
+}
+
+// New opens the library at root. It fails, naming the path, when root is
+// not a readable directory.
+func New(root string) (*Index, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("library root %q is not a readable folder: %w", root, unwrapPath(err))
+	}
+	if err := canList(r); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("library root %q is not a readable folder: %w", root, unwrapPath(err))
+	}
+	ix := &Index{dir: root, root: r, workers: max(2, min(runtime.GOMAXPROCS(0), 8)), racy: racyWindow, files: map[string]*cached{}}
+	var pe *fs.PathError
+	if _, err := r.Lstat(".."); errors.As(err, &pe) {
+		ix.escapes = pe.Err
+	}
+	return ix, nil
+}
+
+// canList checks that the root's entries can be listed, reading only one.
+func canList(r *os.Root) error {
+	f, err := r.Open(".")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.ReadDir(1); err != nil && err != io.EOF {
+		return err
+	}
+	return nil
+}
+
+// Close releases the root directory. The Index must not be used after.
+func (ix *Index) Close() error { return ix.root.Close() }
+
+// Catalog walks the library and returns every document with its inherited
+// tags, a Folder for each folder holding an index.md, and notes on files it
+// left out or could only partly read. Only a root that cannot be read, or a
+// cancelled ctx, fails the call.
+func (ix *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	found, notes, err := ix.walk(ctx)
+	if err != nil {
+		return nil, err
+	}
+	readNotes, err := ix.refresh(ctx, found)
+	if err != nil {
+		return nil, err
+	}
+	return ix.build(found, append(notes, readNotes...)), nil
+}
+
+// build turns the files' metadata into the catalog: ids, titles, tag
+// inheritance through index.md files, folders and sorted notes. found is
+// sorted by path; the ones that could not be read are not in the cache.
+func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
+	ownFolderTags := map[string][]string{}
+	for p, e := range ix.files {
+		if path.Base(p) == indexFile {
+			ownFolderTags[folderOf(p)] = e.meta.tags
+		}
+	}
+
+	inherited := map[string][]string{}
+	var inheritedTags func(dir string) []string
+	inheritedTags = func(dir string) []string {
+		if tags, ok := inherited[dir]; ok {
+			return tags
+		}
+		var tags []string
+		if dir != "" {
+			tags = inheritedTags(folderOf(dir))
+		}
+		tags = mergeTags(tags, ownFolderTags[dir])
+		inherited[dir] = tags
+		return tags
+	}
+
+	cat := &domain.Catalog{Docs: make([]domain.Document, 0, len(ix.files)), Folders: map[string]domain.Folder{}}
+	notes := walkNotes
+	for _, c := range found {
+		p := c.path
+		e := ix.files[p]
+		if e == nil {
+			continue
+		}
+		m := &e.meta
+		dir := folderOf(p)
+		title := firstNonEmpty(m.title, m.heading, strings.TrimSuffix(path.Base(p), ".md"))
+		tags := mergeTags(inheritedTags(dir), m.tags)
+		cat.Docs = append(cat.Docs, domain.Document{
+			ID:        strings.TrimSuffix(p, ".md"),
+			Path:      p,
+			Title:     title,
+			Summary:   m.summary,
+			Tokens:    m.tokens,
+			HasTokens: m.hasTokens,
+			Tags:      tags,
+		})
+		if path.Base(p) == indexFile {
+			cat.Folders[dir] = domain.Folder{
+				Path:    dir,
+				Title:   firstNonEmpty(m.title, m.heading),
+				Summary: m.summary,
+				Tags:    cloneTags(tags),
+			}
+		}
+		for _, problem := range m.problems {
+			notes = append(notes, note{p, fmt.Sprintf("frontmatter: '%s': %s", p, problem)})
+		}
+	}
+	sort.SliceStable(notes, func(i, j int) bool { return notes[i].path < notes[j].path })
+	for _, n := range notes {
+		cat.Notes = append(cat.Notes, n.text)
+	}
+	return cat
+}
+
+// mergeTags appends more to base, dropping duplicates (the first wins), in
+// a new slice.
+func mergeTags(base, more []string) []string {
+	if len(more) == 0 {
+		return cloneTags(base)
+	}
+	out := make([]string, 0, len(base)+len(more))
+	out = append(out, base...)
+	for _, t := range more {
+		if !contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// cloneTags copies tags so no two docs share a backing array; nil stays nil.
+func cloneTags(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return append([]string(nil), s...)
+}
+
+// folderOf returns the folder of a '/'-separated path, "" for the root.
+func folderOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// Stat returns the stamp of the file at path without reading it.
+func (ix *Index) Stat(ctx context.Context, p string) (domain.Stamp, error) {
+	if err := ctx.Err(); err != nil {
+		return domain.Stamp{}, err
+	}
+	if err := checkPath(p); err != nil {
+		return domain.Stamp{}, err
+	}
+	info, err := ix.root.Stat(p)
+	if err != nil {
+		return domain.Stamp{}, ix.translate(p, err)
+	}
+	if err := checkRegular(p, info); err != nil {
+		return domain.Stamp{}, err
+	}
+	return stampOf(info), nil
+}
+
+// ReadFile reads the file at path and returns the stamp of the bytes read.
+func (ix *Index) ReadFile(ctx context.Context, p string) ([]byte, domain.Stamp, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, domain.Stamp{}, err
+	}
+	if err := checkPath(p); err != nil {
+		return nil, domain.Stamp{}, err
+	}
+	// Stat before opening: opening a FIFO would block.
+	info, err := ix.root.Stat(p)
+	if err != nil {
+		return nil, domain.Stamp{}, ix.translate(p, err)
+	}
+	if err := checkRegular(p, info); err != nil {
+		return nil, domain.Stamp{}, err
+	}
+	f, err := ix.root.Open(p)
+	if err != nil {
+		return nil, domain.Stamp{}, ix.translate(p, err)
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err != nil {
+		return nil, domain.Stamp{}, fmt.Errorf("'%s' cannot be read: %w", p, err)
+	}
+	if err := checkRegular(p, info); err != nil {
+		return nil, domain.Stamp{}, err
+	}
+	data, err := readAllInto(make([]byte, 0, info.Size()+1), f)
+	if err != nil {
+		return nil, domain.Stamp{}, fmt.Errorf("'%s' cannot be read: %w", p, unwrapPath(err))
+	}
+	return data, stampOf(info), nil
+}
+
+// checkPath refuses a path that is not a clean, relative, '/'-separated
+// path naming something below the root.
+func checkPath(p string) error {
+	if p == "" || p == "." || strings.ContainsRune(p, '\\') || !fs.ValidPath(p) {
+		return fmt.Errorf("%w: '%s' is not a clean path relative to the library root", domain.ErrRefused, p)
+	}
+	return nil
+}
+
+func checkRegular(p string, info fs.FileInfo) error {
+	switch {
+	case info.IsDir():
+		return fmt.Errorf("%w: '%s' is a folder, not a document file", domain.ErrNotFound, p)
+	case !info.Mode().IsRegular():
+		return fmt.Errorf("%w: '%s' is not a regular file", domain.ErrRefused, p)
+	}
+	return nil
+}
+
+// translate maps an os.Root error to the port's sentinels.
+func (ix *Index) translate(p string, err error) error {
+	switch {
+	case ix.isEscape(err):
+		return fmt.Errorf("%w: '%s' resolves outside the library root", domain.ErrRefused, p)
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%w: '%s' does not exist in the library", domain.ErrNotFound, p)
+	default:
+		return fmt.Errorf("'%s' cannot be read: %w", p, unwrapPath(err))
+	}
+}
+
+func (ix *Index) isEscape(err error) bool {
+	return ix.escapes != nil && errors.Is(err, ix.escapes)
+}
+
+// unwrapPath drops the *fs.PathError wrapper (whose text repeats the
+// operation and path the caller already names), keeping the cause.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

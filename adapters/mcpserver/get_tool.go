@@ -1,0 +1,127 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/domain"
+)
+
+// getDocumentsArgs are get_documents' arguments. Each `select` item is a
+// string or an object, which a Go type cannot say: the items stay raw and
+// domain.ParseSelectors reads them; the schema below says it for clients.
+type getDocumentsArgs struct {
+	Select        []json.RawMessage `json:"select"`
+	IncludeImages bool              `json:"include_images"`
+	IncludeCode   bool              `json:"include_code"`
+	MaxTokens     *int              `json:"max_tokens,omitempty"`
+}
+
+const getDocumentsDescription = "Fetch library content: everything relevant in ONE call. `select` mixes, in the order " +
+	"you want them back: a doc id or path (\"auth\", \"backend/auth.md\"); {\"root\": \"backend/storage\"} for every doc " +
+	"under a folder (path order); {\"doc\": \"auth\", \"sections\": [\"login-flow\", \"refresh-tokens/rotation\"]} with " +
+	"the FULL section ids list_documents shows (a unique leaf such as \"rotation\" also works); " +
+	"{\"doc\": \"auth\", \"lines\": [43, 50]}. Any object may add include_images / include_code to override the " +
+	"call's settings. Lines come back verbatim under headers like " +
+	"`=== auth (backend/auth.md) · section refresh-tokens/rotation · L18–38 ===`; omitted code blocks and images " +
+	"become one-line [placeholders]; a range that cuts a code block gets marked fence repairs. Lines already " +
+	"returned earlier in the same call are not repeated (see Overlaps). Unknown docs, sections and images go to " +
+	"Notes without failing the call. The answer stops before max_tokens and lists what it left out as " +
+	"ready-to-send selectors. With include_images, images come as image content at their place in the text: " +
+	"ask for them only where the visual detail matters."
+
+// getDocumentsSchema is get_documents' input schema, written out because
+// `select` items are either a string or an object.
+func getDocumentsSchema(maxAnswerTokens int) *jsonschema.Schema {
+	str := func(desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: desc} }
+	boolean := func(desc string, def bool) *jsonschema.Schema {
+		s := &jsonschema.Schema{Type: "boolean", Description: desc}
+		if def {
+			s.Default = json.RawMessage("true")
+		} else {
+			s.Default = json.RawMessage("false")
+		}
+		return s
+	}
+	selector := &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"doc":  str("a doc id or path (not with root)"),
+			"root": str("a folder relative to the library root: every doc under it, in path order (not with doc)"),
+			"sections": {Type: "array", MinItems: jsonschema.Ptr(1), Items: str("a full section id from list_documents, or a unique leaf"),
+				Description: "sections of doc, returned in this order"},
+			"lines": {Type: "array", MinItems: jsonschema.Ptr(2), MaxItems: jsonschema.Ptr(2),
+				Items:       &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0)},
+				Description: "an inclusive 1-based line range [from, to] of doc"},
+			"include_images": {Type: "boolean", Description: "override the call's include_images for this selector"},
+			"include_code":   {Type: "boolean", Description: "override the call's include_code for this selector"},
+		},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	}
+	return &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"select": {
+				Type:        "array",
+				MinItems:    jsonschema.Ptr(1),
+				Description: "what to fetch, in order: doc ids or paths, and selector objects",
+				Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+					str("a doc id or path: the whole doc"),
+					selector,
+				}},
+			},
+			"include_images": boolean("send images (as image content, at their place); otherwise a one-line placeholder each", false),
+			"include_code":   boolean("keep fenced code blocks; otherwise a one-line placeholder each", true),
+			"max_tokens": {Type: "integer", Minimum: jsonschema.Ptr(0.0),
+				Default:     json.RawMessage(fmt.Sprint(maxAnswerTokens)),
+				Description: "answer budget in tokens: whole chunks up to it, the rest listed as selectors; 0 = no limit"},
+		},
+		Required:             []string{"select"},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	}
+}
+
+// addGetDocuments registers get_documents.
+func addGetDocuments(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "get_documents",
+		Description: getDocumentsDescription,
+		Annotations: readOnly("Get documents"),
+		InputSchema: getDocumentsSchema(lib.Config().MaxAnswerTokens),
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in getDocumentsArgs) (*mcp.CallToolResult, any, error) {
+		selectors, err := domain.ParseSelectors(in.Select)
+		if err != nil {
+			return nil, nil, toolError(logger, "get_documents", err)
+		}
+		ans, err := lib.GetDocuments(ctx, app.GetRequest{
+			Select:        selectors,
+			IncludeImages: in.IncludeImages,
+			IncludeCode:   in.IncludeCode,
+			MaxTokens:     in.MaxTokens,
+		})
+		if err != nil {
+			return nil, nil, toolError(logger, "get_documents", err)
+		}
+		return answerResult(ans), nil, nil
+	})
+}
+
+// answerResult maps an answer's parts to MCP content, in order: text as
+// TextContent, images as ImageContent (raw bytes; the SDK encodes them).
+func answerResult(ans app.Answer) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{Content: make([]mcp.Content, 0, len(ans.Parts))}
+	for _, p := range ans.Parts {
+		if p.Image != nil {
+			res.Content = append(res.Content, &mcp.ImageContent{Data: p.Image.Data, MIMEType: p.Image.MIME})
+			continue
+		}
+		res.Content = append(res.Content, &mcp.TextContent{Text: p.Text})
+	}
+	return res
+}

@@ -1,0 +1,56 @@
+package mcpserver
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/librarian/librarian/app"
+)
+
+// The `library` tool set: seed 000's browse-and-fetch tools plus search and
+// tags, in snake_case. Each handler translates its arguments and calls app.
+
+type listDocumentsArgs struct {
+	Root         string   `json:"root,omitempty" jsonschema:"folder to list, relative to the library root ('.' is the whole library)"`
+	LineBounds   bool     `json:"line_bounds,omitempty" jsonschema:"add each section's line range (L18–38), for line-range selectors"`
+	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"cap the outline's nesting depth: 1 shows top-level sections only, 0 no outline; null shows all"`
+	Tags         []string `json:"tags,omitempty" jsonschema:"keep only docs carrying ANY of these tags (exact, case-sensitive)"`
+	Depth        *int     `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root); negative is unlimited"`
+}
+
+const listDocumentsDescription = "Browse the library: a tree of folders (doc count, token sum) and docs " +
+	"(id, file, ~tokens, summary, tags), each with its section outline using FULL section ids " +
+	"(copy them verbatim into get_documents' `sections`). Call this first, then fetch everything " +
+	"relevant in ONE get_documents call. `line_bounds` adds L… ranges; `section_depth` caps the outline; " +
+	"`tags` and `depth` filter."
+
+// AddLibraryTools registers the `library` tool set.
+func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "list_documents",
+		Description: listDocumentsDescription,
+		Annotations: readOnly("List documents"),
+		InputSchema: schemaFor[listDocumentsArgs](map[string]any{"root": ".", "depth": -1}),
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in listDocumentsArgs) (*mcp.CallToolResult, any, error) {
+		req := app.ListRequest{
+			Scope:        app.Scope{Root: in.Root, Tags: in.Tags, Depth: derefOr(in.Depth, -1)},
+			LineBounds:   in.LineBounds,
+			SectionDepth: in.SectionDepth,
+		}
+		out, err := lib.ListDocuments(ctx, req)
+		if err != nil {
+			return nil, nil, toolError(logger, "list_documents", err)
+		}
+		return text(out), nil, nil
+	})
+	addSearchTools(srv, lib, logger)
+}
+
+func derefOr(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
+}

@@ -1,0 +1,208 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/librarian/librarian/adapters/frontmatterindex"
+	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
+	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/app"
+)
+
+// searchTestLibrary is a small frontmatter library: tags inherited from
+// index.md, frontmatter that must not be searched, nested sections.
+var searchTestLibrary = map[string]string{
+	"index.md": "---\ntags: [handbook]\n---\n# Handbook\n\nWhere the team writes things down.\n",
+	"backend/auth.md": "---\nsummary: token validation\ntags: [security]\n---\n# Auth\n\nTokens in short.\n\n" +
+		"## Refresh tokens\n\nOpaque strings.\n\n### Rotation\n\nEvery refresh returns a NEW refresh token.\n",
+	"guides/setup.md": "# Setup\n\nClone the repo, then ask for a token.\n",
+}
+
+// connectSearch serves the library tool set over in-memory transports and
+// returns a go-sdk client session speaking protocolVersion ("" = default).
+func connectSearch(t *testing.T, protocolVersion string) *mcp.ClientSession {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range searchTestLibrary {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src, err := frontmatterindex.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	lib := app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
+	mcpserver.AddLibraryTools(srv, lib, nil)
+
+	ctx := context.Background()
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, serverSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "search-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, clientSide, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): protocol error %v", tool, args, err)
+	}
+	var texts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, tc.Text)
+		}
+	}
+	return strings.Join(texts, "\n"), res.IsError
+}
+
+func TestSearchTools(t *testing.T) {
+	for _, version := range []string{"", "2025-11-25"} {
+		cs := connectSearch(t, version)
+		tests := []struct {
+			name    string
+			tool    string
+			args    map[string]any
+			isError bool
+			want    string // the whole text, or with isError a part of it
+		}{
+			{"defaults: whole library, case-insensitive", "search_documents", map[string]any{"query": "token"}, false,
+				`4 hits in 2 of 3 docs for "token" (string, case-insensitive)` + "\n\n" +
+					"backend/auth (backend/auth.md) · tags: handbook, security\n" +
+					"L7 § _intro: Tokens in short.\n" +
+					"L9 § refresh-tokens: ## Refresh tokens\n" +
+					"L15 § refresh-tokens/rotation: Every refresh returns a NEW refresh token.\n\n" +
+					"guides/setup (guides/setup.md) · tags: handbook\n" +
+					"L3 § _intro: Clone the repo, then ask for a token."},
+			{"regex, case-sensitive, root", "search_documents",
+				map[string]any{"query": `^#+ [A-Z]`, "mode": "regex", "case_sensitive": true, "root": "backend"}, false,
+				`3 hits in 1 of 1 doc for "^#+ [A-Z]" (regex, case-sensitive)` + "\n\n" +
+					"backend/auth (backend/auth.md) · tags: handbook, security\n" +
+					"L5 § _intro: # Auth\nL9 § refresh-tokens: ## Refresh tokens\nL13 § refresh-tokens/rotation: ### Rotation"},
+			{"max_results cut", "search_documents", map[string]any{"query": "token", "max_results": 1}, false,
+				`4 hits in 2 of 3 docs for "token" (string, case-insensitive)` + "\n\n" +
+					"backend/auth (backend/auth.md) · tags: handbook, security\n" +
+					"L7 § _intro: Tokens in short.\n\n" +
+					"… 3 more hits in 2 docs not shown (max_results=1): narrow root, tags or the query, or raise max_results"},
+			{"tags and depth", "search_documents", map[string]any{"query": "the", "tags": []string{"handbook"}, "depth": 1}, false,
+				`1 hit in 1 of 1 doc for "the" (string, case-insensitive)` + "\n\n" +
+					"index (index.md) · tags: handbook\nL6 § _intro: Where the team writes things down."},
+			{"frontmatter is not searched", "search_documents", map[string]any{"query": "validation"}, false,
+				`No hits for "validation" in 3 docs (string, case-insensitive).`},
+			{"invalid regex", "search_documents", map[string]any{"query": "a(", "mode": "regex"}, true,
+				"invalid regex \"a(\": error parsing regexp: missing closing ): `a(`"},
+			{"empty query", "search_documents", map[string]any{"query": ""}, true, "'query' is empty"},
+			{"missing query", "search_documents", map[string]any{}, true, "query"},
+			{"unknown mode", "search_documents", map[string]any{"query": "x", "mode": "fuzzy"}, true, "mode"},
+			{"negative max_results", "search_documents", map[string]any{"query": "x", "max_results": -1}, true, "'max_results' must be 0 (no limit) or more, got -1"},
+			{"unknown field", "search_documents", map[string]any{"query": "x", "caseSensitive": true}, true, "caseSensitive"},
+			{"unknown root", "search_documents", map[string]any{"query": "x", "root": "nosuch"}, true, "no folder 'nosuch'"},
+			{"tags", "list_tags", map[string]any{}, false, "- handbook (3)\n- security (1)"},
+			{"tags with paths under a root", "list_tags", map[string]any{"root": "backend", "include_paths": true}, false,
+				"- handbook (1)\n  - backend/auth.md\n- security (1)\n  - backend/auth.md"},
+			{"tags at depth 0", "list_tags", map[string]any{"depth": 0}, false, "- handbook (1)"},
+			{"tags, wrong type", "list_tags", map[string]any{"include_paths": "yes"}, true, "include_paths"},
+		}
+		for _, tc := range tests {
+			t.Run(version+"/"+tc.name, func(t *testing.T) {
+				got, isError := callText(t, cs, tc.tool, tc.args)
+				if isError != tc.isError {
+					t.Fatalf("%s(%v): got isError %v (%s), want %v", tc.tool, tc.args, isError, got, tc.isError)
+				}
+				if tc.isError && !strings.Contains(got, tc.want) || !tc.isError && got != tc.want {
+					t.Errorf("%s(%v): got\n%s\nwant\n%s", tc.tool, tc.args, got, tc.want)
+				}
+			})
+		}
+	}
+}
+
+// TestSearchToolsSchemas checks what agents are told: defaults, the mode
+// enum, read-only annotations, and that the description says RE2.
+func TestSearchToolsSchemas(t *testing.T) {
+	cs := connectSearch(t, "")
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]*mcp.Tool{}
+	for _, tool := range res.Tools {
+		tools[tool.Name] = tool
+	}
+	type prop struct {
+		Type    any   `json:"type"`
+		Default any   `json:"default"`
+		Enum    []any `json:"enum"`
+	}
+	schemaOf := func(name string) (map[string]prop, []string) {
+		tool := tools[name]
+		if tool == nil {
+			t.Fatalf("tool %s is not listed", name)
+		}
+		raw, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Properties map[string]prop `json:"properties"`
+			Required   []string        `json:"required"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s.Properties, s.Required
+	}
+	props, required := schemaOf("search_documents")
+	wantDefaults := map[string]any{"mode": "string", "case_sensitive": false, "root": ".", "depth": float64(-1), "max_results": float64(50)}
+	for name, want := range wantDefaults {
+		if got := props[name].Default; got != want {
+			t.Errorf("search_documents.%s default: got %v, want %v", name, got, want)
+		}
+	}
+	if got := props["mode"].Enum; len(got) != 2 || got[0] != "string" || got[1] != "regex" {
+		t.Errorf("search_documents.mode enum: got %v, want [string regex]", got)
+	}
+	if len(required) != 1 || required[0] != "query" {
+		t.Errorf("search_documents required: got %v, want [query]", required)
+	}
+	if d := tools["search_documents"].Description; !strings.Contains(d, "RE2") || !strings.Contains(d, "linear time") {
+		t.Errorf("search_documents description does not say regexes are RE2 (linear time): %s", d)
+	}
+	props, _ = schemaOf("list_tags")
+	for name, want := range map[string]any{"root": ".", "include_paths": false, "depth": float64(-1)} {
+		if got := props[name].Default; got != want {
+			t.Errorf("list_tags.%s default: got %v, want %v", name, got, want)
+		}
+	}
+	for _, name := range []string{"search_documents", "list_tags"} {
+		a := tools[name].Annotations
+		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s annotations: got %+v, want read-only, idempotent, closed world", name, a)
+		}
+	}
+}

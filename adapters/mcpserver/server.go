@@ -1,0 +1,113 @@
+// Package mcpserver is the MCP driving adapter: it builds the go-sdk server,
+// registers each tool set's typed handlers, and maps app errors to tool
+// errors once, here at the edge. Handlers only translate arguments and call
+// package app; they hold no library logic.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// Instructions tell agents how to use the library tools (seed 000's
+// suggested CLAUDE.md line, as the server's own words).
+const Instructions = "Project knowledge lives in this library. Browse with `list_documents` " +
+	"(a tree of docs with token counts, summaries, tags and section outlines), or find lines with " +
+	"`search_documents`, then fetch everything relevant in ONE `get_documents` call, mixing docs, " +
+	"roots, sections and line ranges as needed. Request images only where the visual detail matters."
+
+// Options name the server and say which tool sets it serves.
+type Options struct {
+	Name    string
+	Version string
+	Logger  *slog.Logger
+}
+
+// NewServer builds an MCP server with no tools yet; the Add*Tools functions
+// register each tool set. Every request passes a middleware that turns a
+// handler panic into a JSON-RPC internal error instead of killing the
+// process.
+func NewServer(opts Options) *mcp.Server {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "Librarian", Version: opts.Version},
+		&mcp.ServerOptions{Instructions: Instructions, Logger: logger})
+	srv.AddReceivingMiddleware(recoverPanics(logger))
+	return srv
+}
+
+func recoverPanics(logger *slog.Logger) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					logger.Error("handler panic", "method", method, "panic", r, "stack", string(debug.Stack()))
+					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error in %s: %v", method, r)}
+				}
+			}()
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// readOnly is the annotation of every library tool: nothing is ever written.
+func readOnly(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: jsonschema.Ptr(false)}
+}
+
+// schemaFor infers In's input schema and sets the given defaults, which the
+// SDK then fills in for arguments the client leaves out.
+func schemaFor[In any](defaults map[string]any) *jsonschema.Schema {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("schema for %T: %v", *new(In), err))
+	}
+	for name, v := range defaults {
+		p, ok := s.Properties[name]
+		if !ok {
+			panic(fmt.Sprintf("schema for %T: no property %q", *new(In), name))
+		}
+		raw, err := jsonMarshal(v)
+		if err != nil {
+			panic(err)
+		}
+		p.Default = raw
+	}
+	return s
+}
+
+// toolError maps an app error to the text an agent gets with isError: the
+// caller's mistakes verbatim, anything unexpected logged and summarised.
+func toolError(logger *slog.Logger, tool string, err error) error {
+	var ie *domain.IndexError
+	switch {
+	case errors.As(err, &ie),
+		errors.Is(err, domain.ErrNotFound),
+		errors.Is(err, domain.ErrRefused),
+		errors.Is(err, domain.ErrInvalidSelector),
+		errors.Is(err, domain.ErrInvalidArgument),
+		errors.Is(err, context.Canceled),
+		errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	if logger != nil {
+		logger.Error("tool failed", "tool", tool, "err", err)
+	}
+	return fmt.Errorf("%s failed: %v", tool, err)
+}
+
+// text wraps a text answer as a tool result.
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}

@@ -1,0 +1,152 @@
+// Package appfx wires Librarian with fx: one module per port, each picking
+// its adapter from app.Settings in a plain switch before fx.New runs, and a
+// module for the MCP server that registers the configured tool sets. fx
+// lives here and in cmd, nowhere else.
+package appfx
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/fx"
+
+	"github.com/librarian/librarian/adapters/fileimages"
+	"github.com/librarian/librarian/adapters/frontmatterindex"
+	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
+	"github.com/librarian/librarian/adapters/httpretrieval"
+	"github.com/librarian/librarian/adapters/jsonindex"
+	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/ports/docindex"
+	"github.com/librarian/librarian/ports/imagestore"
+	"github.com/librarian/librarian/ports/markdown"
+	"github.com/librarian/librarian/ports/retrieval"
+)
+
+// Version is the server's version, set at build time with -ldflags.
+var Version = "0.1.0"
+
+// Module is the whole program: settings, one adapter per port, the use
+// cases and the MCP server.
+func Module(s app.Settings, logger *slog.Logger) fx.Option {
+	return fx.Options(
+		fx.Supply(s, logger),
+		IndexModule(s),
+		MarkdownModule(),
+		ImagesModule(),
+		fx.Provide(newLibrary),
+		EngineModule(),
+		MCPModule(),
+	)
+}
+
+// Convention resolves "auto": json when the doc index exists under the
+// root, else frontmatter.
+func Convention(s app.Settings) string {
+	if s.Convention != "auto" {
+		return s.Convention
+	}
+	if _, err := os.Stat(filepath.Join(s.Root, filepath.FromSlash(s.DocIndex))); err == nil {
+		return "json"
+	}
+	return "frontmatter"
+}
+
+// CheckRoot turns a missing or unreadable library root into a start-up
+// error naming the path and the setting.
+func CheckRoot(s app.Settings) error {
+	info, err := os.Stat(s.Root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("library root %q does not exist (set LIBRARY_ROOT or --root)", s.Root)
+	case err != nil:
+		return fmt.Errorf("library root %q: %v (set LIBRARY_ROOT or --root)", s.Root, err)
+	case !info.IsDir():
+		return fmt.Errorf("library root %q is not a directory (set LIBRARY_ROOT or --root)", s.Root)
+	}
+	return nil
+}
+
+// IndexModule provides the index source of the configured convention.
+func IndexModule(s app.Settings) fx.Option {
+	var ctor any
+	switch Convention(s) {
+	case "json":
+		ctor = func(s app.Settings) (*jsonindex.Index, error) {
+			if err := CheckRoot(s); err != nil {
+				return nil, err
+			}
+			return jsonindex.New(s.Root, s.DocIndex)
+		}
+	default:
+		ctor = func(s app.Settings) (*frontmatterindex.Index, error) {
+			if err := CheckRoot(s); err != nil {
+				return nil, err
+			}
+			return frontmatterindex.New(s.Root)
+		}
+	}
+	return fx.Module("index", fx.Provide(fx.Annotate(ctor, fx.As(new(docindex.Source)))))
+}
+
+// MarkdownModule provides the goldmark parser.
+func MarkdownModule() fx.Option {
+	return fx.Module("markdown", fx.Provide(fx.Annotate(goldmarkmarkdown.New, fx.As(new(markdown.Parser)))))
+}
+
+// ImagesModule provides the image store over seed 000's image index.
+func ImagesModule() fx.Option {
+	return fx.Module("images", fx.Provide(fx.Annotate(func(s app.Settings) (*fileimages.Store, error) {
+		return fileimages.New(s.Root, s.ImageIndex)
+	}, fx.As(new(imagestore.Store)))))
+}
+
+func newLibrary(s app.Settings, src docindex.Source, p markdown.Parser, img imagestore.Store) *app.Library {
+	return app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens})
+}
+
+// EngineModule provides the engine tools over seed 004's remote engine. It
+// is built only when something needs it (the engine tool set, or eval), and
+// building it contacts nothing.
+func EngineModule() fx.Option {
+	return fx.Module("engine",
+		fx.Provide(fx.Annotate(func(s app.Settings, logger *slog.Logger) (*httpretrieval.Engine, error) {
+			return httpretrieval.New(httpretrieval.Options{URL: s.EngineURL, Logger: logger})
+		}, fx.As(new(retrieval.Engine)))),
+		fx.Provide(func(s app.Settings, port retrieval.Engine) *app.Engine {
+			return app.NewEngine(port, app.EngineConfig{URL: s.EngineURL, Project: s.EngineProject, Session: s.Session})
+		}),
+	)
+}
+
+// MCPModule provides the MCP server with the configured tool sets.
+func MCPModule() fx.Option {
+	return fx.Module("mcp", fx.Provide(newMCPServer))
+}
+
+type serverDeps struct {
+	fx.In
+	Settings app.Settings
+	Logger   *slog.Logger
+	Library  *app.Library
+	Engine   *app.Engine
+}
+
+func newMCPServer(d serverDeps) *mcp.Server {
+	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger})
+	if d.Settings.HasTools("library") {
+		mcpserver.AddLibraryTools(srv, d.Library, d.Logger)
+	}
+	if d.Settings.HasTools("librarian-ts") {
+		mcpserver.AddTSTools(srv, d.Library, d.Logger)
+	}
+	if d.Settings.HasTools("engine") {
+		mcpserver.AddEngineTools(srv, d.Engine)
+	}
+	return srv
+}

@@ -1,0 +1,119 @@
+package app
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// Scope is the folder, tag and depth filter that list, search and tags
+// share, with seed 001's meanings.
+type Scope struct {
+	// Root is a folder relative to the library root ("", "." and "/" are the root).
+	Root string
+	// Tags keeps docs carrying ANY of these tags (exact, case-sensitive); empty keeps all.
+	Tags []string
+	// Depth counts path segments below Root, the file name included (1 =
+	// docs directly in Root); negative is unlimited. Root's own index.md is
+	// always in scope, even at depth 0.
+	Depth int
+}
+
+// scopeDocs returns the catalog's docs inside the scope, in path order, and
+// the cleaned root. A root that holds no document at all is ErrNotFound,
+// worded for the agent with the folders that do exist.
+func scopeDocs(cat *domain.Catalog, s Scope) ([]domain.Document, string, error) {
+	root, err := domain.CleanFolder(s.Root)
+	if err != nil {
+		return nil, "", err
+	}
+	var inRoot []domain.Document
+	for _, d := range cat.Docs {
+		if domain.InFolder(d.Path, root) {
+			inRoot = append(inRoot, d)
+		}
+	}
+	if len(inRoot) == 0 && root != "" {
+		return nil, root, fmt.Errorf("%w: no folder '%s' in the library%s", domain.ErrNotFound, root, folderHint(cat, root))
+	}
+	var out []domain.Document
+	for _, d := range inRoot {
+		if s.Depth >= 0 && domain.DepthBelow(d.Path, root) > s.Depth && !isFolderIndex(d.Path, root) {
+			continue
+		}
+		if len(s.Tags) > 0 && !hasAnyTag(d.Tags, s.Tags) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out, root, nil
+}
+
+// isFolderIndex reports whether p is folder dir's own index.md.
+func isFolderIndex(p, dir string) bool {
+	if dir == "" {
+		return p == "index.md"
+	}
+	return p == dir+"/index.md"
+}
+
+func hasAnyTag(have, want []string) bool {
+	for _, w := range want {
+		for _, h := range have {
+			if h == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// folderHint suggests what the agent may have meant by an unknown folder:
+// a doc of that path, or the folders next to where it looked.
+func folderHint(cat *domain.Catalog, root string) string {
+	for _, d := range cat.Docs {
+		if d.Path == root || d.ID == root || strings.TrimSuffix(d.Path, ".md") == root {
+			return fmt.Sprintf(" ('%s' is a document: fetch it with get_documents)", root)
+		}
+	}
+	parent := path.Dir(root)
+	if parent == "." {
+		parent = ""
+	}
+	seen := map[string]bool{}
+	var near []string
+	for _, d := range cat.Docs {
+		if !domain.InFolder(d.Path, parent) {
+			continue
+		}
+		rel := strings.TrimPrefix(d.Path, parent+"/")
+		if parent == "" {
+			rel = d.Path
+		}
+		if i := strings.IndexByte(rel, '/'); i >= 0 {
+			f := rel[:i+1]
+			if parent != "" {
+				f = parent + "/" + f
+			}
+			if !seen[f] {
+				seen[f] = true
+				near = append(near, f)
+			}
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	sort.Strings(near)
+	if len(near) > 20 {
+		near = append(near[:20], "...")
+	}
+	where := "at the top"
+	if parent != "" {
+		where = "in '" + parent + "/'"
+	}
+	return fmt.Sprintf("; folders %s: %s", where, strings.Join(near, ", "))
+}

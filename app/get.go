@@ -1,0 +1,1268 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// GetRequest is get_documents' arguments.
+type GetRequest struct {
+	// Select is what to return, in order (domain.ParseSelectors reads it).
+	Select []domain.Selector
+	// IncludeImages sends the images of `![[image:ID]]` stubs; a selector's
+	// own include_images overrides it.
+	IncludeImages bool
+	// IncludeCode keeps fenced code blocks; when false each becomes a
+	// placeholder. The tool's default is true: callers set it. A selector's
+	// own include_code overrides it.
+	IncludeCode bool
+	// MaxTokens is the answer's budget: nil takes LibraryConfig.MaxAnswerTokens,
+	// 0 means no budget; negative is an error.
+	MaxTokens *int
+}
+
+// Answer is get_documents' answer: text and images in document order.
+// Adjacent text is merged, so Parts alternates between text and images.
+type Answer struct {
+	Parts []Part
+}
+
+// Part is one piece of an answer: text, or (Image not nil) one image.
+type Part struct {
+	Text  string
+	Image *ImagePart
+}
+
+// ImagePart is an image sent at the place of its stub.
+type ImagePart struct {
+	ID      string
+	Caption string
+	// File is the image's file as the image index names it (relative to the
+	// index's folder).
+	File string
+	// MIME is sniffed from the bytes (http.DetectContentType, plus SVG).
+	MIME string
+	Data []byte
+}
+
+// Placeholder is the one-line text that stands for the image where images
+// cannot be shown (the command line): it names the file, type and size.
+func (p ImagePart) Placeholder() string {
+	return fmt.Sprintf("[image %s: %s, %s, %d bytes]", p.ID, p.File, p.MIME, len(p.Data))
+}
+
+// String renders the answer as text, each image as its Placeholder line.
+func (a Answer) String() string {
+	var b strings.Builder
+	for _, p := range a.Parts {
+		if p.Image != nil {
+			b.WriteString(p.Image.Placeholder())
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// GetDocuments answers get_documents (seed 000): each selector's chunks in
+// select order, each chunk a header line then the file's own lines verbatim,
+// with placeholders for omitted code blocks and images, fence repairs where
+// a range cuts a code block, and images (when asked for) after the line of
+// their stub. Lines that an earlier chunk of the same call returned are not
+// repeated: an "Overlaps:" block says where they are. Unknown docs, sections
+// and images, unreadable files and out-of-range lines go to a "Notes:" block;
+// chunks past the token budget are listed as ready-to-send selectors in a
+// closing "Left out" block. Only an invalid index, a malformed request or a
+// cancelled context fail the call.
+func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, error) {
+	if len(req.Select) == 0 {
+		return Answer{}, fmt.Errorf("%w: 'select' is empty: name at least one doc id, path or selector object", domain.ErrInvalidSelector)
+	}
+	budget := l.cfg.MaxAnswerTokens
+	if req.MaxTokens != nil {
+		budget = *req.MaxTokens
+	}
+	if budget < 0 {
+		return Answer{}, fmt.Errorf("%w: 'max_tokens' must be 0 (no limit) or more, got %d", domain.ErrInvalidArgument, budget)
+	}
+	cat, err := l.Catalog(ctx)
+	if err != nil {
+		return Answer{}, err
+	}
+	g := &getCall{lib: l, req: req, cat: cat, budget: budget, sent: map[string]map[string]int{}}
+	targets := g.resolveTargets()
+	if err := g.openTargets(ctx, targets); err != nil {
+		return Answer{}, err
+	}
+	g.planChunks(targets)
+	g.assignLines()
+	if err := g.renderChunks(ctx); err != nil {
+		return Answer{}, err
+	}
+	return g.answer(), nil
+}
+
+// getCall is the state of one get_documents call. Nothing outlives it:
+// separate calls remember nothing of each other.
+type getCall struct {
+	lib    *Library
+	req    GetRequest
+	cat    *domain.Catalog
+	budget int
+
+	docs   map[string]*docText // opened docs by path
+	chunks []*chunk
+	notes  []selNote
+
+	images       map[string]domain.Image // the image index, loaded on first use
+	imagesLoaded bool
+	imagesErr    error
+
+	// sent records, per doc path, the images sent in this call and the
+	// line of the stub they were sent at.
+	sent map[string]map[string]int
+	used int // tokens of the kept chunks
+}
+
+// selNote is a note tied to the selector it concerns (-1: none), so notes
+// can be listed in select order.
+type selNote struct {
+	sel  int
+	text string
+}
+
+func (g *getCall) note(sel int, format string, args ...any) {
+	g.notes = append(g.notes, selNote{sel: sel, text: fmt.Sprintf(format, args...)})
+}
+
+// target is one doc a selector names, directly or through its root.
+type target struct {
+	sel  int
+	doc  domain.Document
+	root *string // the cleaned root it came from; nil for a doc selector
+}
+
+// resolveTargets turns selectors into docs, in select order; roots expand
+// in path order (the catalog's). Unknown docs and roots become notes.
+func (g *getCall) resolveTargets() []target {
+	byID := make(map[string]int, len(g.cat.Docs))
+	byPath := make(map[string]int, len(g.cat.Docs))
+	for i, d := range g.cat.Docs {
+		byID[d.ID] = i
+		byPath[d.Path] = i
+	}
+	var out []target
+	notedIndex := map[string]bool{} // catalog notes already passed on
+	for i, s := range g.req.Select {
+		if s.IsRoot {
+			docs, root, err := scopeDocs(g.cat, Scope{Root: s.Root, Depth: -1})
+			if err != nil {
+				g.note(i, "select[%d]: root '%s': %v", i, s.Root, err)
+				continue
+			}
+			if len(docs) == 0 {
+				g.note(i, "select[%d]: root '%s' holds no documents", i, folderName(root))
+				continue
+			}
+			for _, d := range docs {
+				out = append(out, target{sel: i, doc: d, root: &root})
+			}
+			for _, n := range g.cat.Notes {
+				if !notedIndex[n] && (root == "" || mentionsFolder(n, root)) {
+					notedIndex[n] = true
+					g.note(i, "select[%d]: root '%s': the index left a doc out: %s", i, folderName(root), n)
+				}
+			}
+			continue
+		}
+		if j, ok := byID[s.Doc]; ok {
+			out = append(out, target{sel: i, doc: g.cat.Docs[j]})
+			continue
+		}
+		if j, ok := byPath[cleanDocPath(s.Doc)]; ok {
+			out = append(out, target{sel: i, doc: g.cat.Docs[j]})
+			continue
+		}
+		if why := catalogNotesAbout(g.cat, s.Doc); why != "" {
+			g.note(i, "select[%d]: doc '%s' was left out by the index: %s", i, s.Doc, why)
+			continue
+		}
+		g.note(i, "select[%d]: unknown doc '%s': no document has this id or path%s", i, s.Doc, docHint(g.cat, s.Doc))
+	}
+	return out
+}
+
+// cleanDocPath reads a doc path as agents write it: "./backend/auth.md" and
+// "/backend/auth.md" both mean "backend/auth.md".
+func cleanDocPath(p string) string {
+	p = strings.TrimSpace(p)
+	if strings.ContainsRune(p, '\\') {
+		return p
+	}
+	return strings.TrimPrefix(path.Clean("/"+p), "/")
+}
+
+func folderName(root string) string {
+	if root == "" {
+		return "."
+	}
+	return root
+}
+
+// docHint suggests docs whose id or path contains what the agent wrote.
+func docHint(cat *domain.Catalog, name string) string {
+	want := strings.ToLower(strings.TrimSuffix(cleanDocPath(name), ".md"))
+	if want == "" {
+		return ""
+	}
+	var near []string
+	for _, d := range cat.Docs {
+		id := strings.ToLower(d.ID)
+		if strings.Contains(id, want) || strings.Contains(strings.ToLower(d.Path), want) || len(id) >= 3 && strings.Contains(want, id) {
+			near = append(near, d.ID)
+			if len(near) == 5 {
+				break
+			}
+		}
+	}
+	if len(near) == 0 {
+		return " (list_documents shows every doc)"
+	}
+	return " (did you mean: " + strings.Join(near, ", ") + "?)"
+}
+
+// catalogNotesAbout returns the index source's notes that name the doc, so
+// that a doc the index refused is explained where it is asked for.
+func catalogNotesAbout(cat *domain.Catalog, name string) string {
+	var found []string
+	for _, n := range cat.Notes {
+		if mentions(n, name) {
+			found = append(found, n)
+		}
+	}
+	return strings.Join(found, "; ")
+}
+
+// mentions reports whether text holds name as a whole word (not as part of
+// a longer id or path).
+func mentions(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(name)
+		if (start == 0 || !isNameByte(text[start-1])) && (end == len(text) || !isNameByte(text[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+// mentionsFolder reports whether text names a path inside folder dir.
+func mentionsFolder(text, dir string) bool {
+	prefix := dir + "/"
+	for i := 0; ; {
+		j := strings.Index(text[i:], prefix)
+		if j < 0 {
+			return false
+		}
+		if start := i + j; start == 0 || !isNameByte(text[start-1]) {
+			return true
+		}
+		i += j + 1
+	}
+}
+
+func isNameByte(c byte) bool {
+	return c == '-' || c == '_' || c == '.' || c == '/' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// openTargets reads and parses every doc the targets name, once each and in
+// parallel (from the cache when unchanged).
+func (g *getCall) openTargets(ctx context.Context, targets []target) error {
+	var unique []domain.Document
+	seen := map[string]bool{}
+	for _, t := range targets {
+		if !seen[t.doc.Path] {
+			seen[t.doc.Path] = true
+			unique = append(unique, t.doc)
+		}
+	}
+	parsed, errs := g.lib.openAll(ctx, unique)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	g.docs = make(map[string]*docText, len(unique))
+	for i, d := range unique {
+		if errs[i] != nil {
+			g.docs[d.Path] = &docText{doc: d, err: errs[i]}
+			continue
+		}
+		g.docs[d.Path] = newDocText(d, parsed[i])
+	}
+	return nil
+}
+
+// docText is an opened doc with what rendering needs: its lines, its code
+// blocks in line order and its image stubs by line.
+type docText struct {
+	doc        domain.Document
+	err        error // the doc could not be opened
+	noted      bool  // err is already in Notes
+	p          *parsedDoc
+	lineStarts []int // byte offset of each line; lineStarts[k] is line k+1
+	n          int   // number of lines
+	blocks     []domain.CodeBlock
+	stubs      map[int][]string // image ids by line, in order of appearance
+	owner      []int32          // per line: 1 + the index of the chunk that returned it, 0 if none
+	emptyOwner int32            // for a doc without body lines: 1 + the chunk that showed it, 0 if none
+	bodyFrom   int              // first line after frontmatter
+}
+
+func newDocText(d domain.Document, p *parsedDoc) *docText {
+	t := &docText{doc: d, p: p}
+	c := p.content
+	t.lineStarts = append(t.lineStarts, 0)
+	for i, b := range c {
+		if b == '\n' && i+1 < len(c) {
+			t.lineStarts = append(t.lineStarts, i+1)
+		}
+	}
+	t.n = len(t.lineStarts)
+	if len(c) == 0 {
+		t.lineStarts, t.n = nil, 0
+	}
+	s := p.structure
+	t.bodyFrom = min(max(s.FrontmatterEnd, 0), t.n) + 1
+	for _, b := range s.CodeBlocks {
+		b.Start = max(b.Start, 1)
+		b.End = min(max(b.End, b.Start), t.n)
+		if b.Start <= t.n {
+			t.blocks = append(t.blocks, b)
+		}
+	}
+	sort.SliceStable(t.blocks, func(i, j int) bool { return t.blocks[i].Start < t.blocks[j].Start })
+	if len(s.Images) > 0 {
+		t.stubs = map[int][]string{}
+		for _, im := range s.Images {
+			t.stubs[im.Line] = append(t.stubs[im.Line], im.ID)
+		}
+	}
+	t.owner = make([]int32, t.n+1)
+	return t
+}
+
+// line returns line k (1-based) without its '\n'.
+func (t *docText) line(k int) []byte {
+	start := t.lineStarts[k-1]
+	end := len(t.p.content)
+	if k < t.n {
+		end = t.lineStarts[k]
+	}
+	return bytes.TrimSuffix(t.p.content[start:end], []byte{'\n'})
+}
+
+// bytesOf is the size of lines from..to, newlines included.
+func (t *docText) bytesOf(from, to int) int {
+	if from > to {
+		return 0
+	}
+	end := len(t.p.content)
+	if to < t.n {
+		end = t.lineStarts[to]
+	}
+	return end - t.lineStarts[from-1]
+}
+
+// blockAt returns the code block that holds line k, or nil.
+func (t *docText) blockAt(k int) *domain.CodeBlock {
+	i := sort.Search(len(t.blocks), func(i int) bool { return t.blocks[i].Start > k }) - 1
+	if i >= 0 && t.blocks[i].End >= k {
+		return &t.blocks[i]
+	}
+	return nil
+}
+
+// openingFence is the fence line that re-opens blk: its indent, marker and
+// info string, spaced as the file's own opening line has them.
+func (t *docText) openingFence(blk *domain.CodeBlock) string {
+	line := string(t.line(blk.Start))
+	if blk.Fence != "" {
+		if i := strings.Index(line, blk.Fence); i >= 0 {
+			rest := strings.TrimRight(line[i+len(blk.Fence):], "\r")
+			// Past the marker run, the rest is the info string with its spacing.
+			rest = strings.TrimLeft(rest, blk.Fence[:1])
+			if strings.TrimSpace(rest) == blk.Info {
+				return blk.Indent + blk.Fence + strings.TrimRight(rest, " \t")
+			}
+		}
+	}
+	if blk.Info == "" {
+		return blk.Indent + blk.Fence
+	}
+	return blk.Indent + blk.Fence + " " + blk.Info
+}
+
+// hasCode reports whether a code block meets lines from..to.
+func (t *docText) hasCode(from, to int) bool {
+	for _, b := range t.blocks {
+		if b.Start <= to && b.End >= from {
+			return true
+		}
+	}
+	return false
+}
+
+// hasStubs reports whether an image stub lies in lines from..to.
+func (t *docText) hasStubs(from, to int) bool {
+	for line := range t.stubs {
+		if line >= from && line <= to {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *docText) name() string { return fmt.Sprintf("%s (%s)", t.doc.ID, t.doc.Path) }
+
+type chunkKind int
+
+const (
+	wholeDoc chunkKind = iota
+	sectionChunk
+	linesChunk
+)
+
+// chunk is one header and the lines under it: a whole doc, one section or
+// one line range, with its selector's effective settings.
+type chunk struct {
+	sel     int
+	root    *string
+	doc     *docText
+	kind    chunkKind
+	section string // full section id
+	from    int    // requested lines, clamped to the file
+	to      int
+	images  bool
+	code    bool
+
+	segments []segment // from..to split by who returned each line first
+	state    chunkState
+	tokens   int
+	rendered *renderedChunk // when kept
+}
+
+// segment is a run of a chunk's lines that one chunk returns: owner is the
+// chunk's own index when the lines are new to the call.
+type segment struct {
+	from, to int
+	owner    int
+}
+
+type chunkState int
+
+const (
+	pending chunkState = iota
+	kept               // rendered into the answer
+	covered            // every line was returned by earlier chunks
+	leftOut            // over the budget
+)
+
+// planChunks turns targets into chunks: whole docs, each listed section in
+// the order given, line ranges clamped to the file.
+func (g *getCall) planChunks(targets []target) {
+	for _, t := range targets {
+		s := g.req.Select[t.sel]
+		dt := g.docs[t.doc.Path]
+		if dt.err != nil {
+			if !dt.noted {
+				dt.noted = true
+				g.note(t.sel, "select[%d]: %s", t.sel, openNote(t.doc, dt.err))
+			}
+			continue
+		}
+		base := chunk{sel: t.sel, root: t.root, doc: dt, images: g.req.IncludeImages, code: g.req.IncludeCode}
+		if s.IncludeImages != nil {
+			base.images = *s.IncludeImages
+		}
+		if s.IncludeCode != nil {
+			base.code = *s.IncludeCode
+		}
+		switch {
+		case s.Lines != nil:
+			r := *s.Lines
+			if r.From > dt.n {
+				g.note(t.sel, "select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.sel, r.From, r.To, dt.name(), dt.n, plural(dt.n, "line", "lines"))
+				continue
+			}
+			if r.To > dt.n {
+				g.note(t.sel, "select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.sel, r.From, r.To, dt.name(), lineSpan(r.From, dt.n), dt.n, plural(dt.n, "line", "lines"))
+				r.To = dt.n
+			}
+			c := base
+			c.kind, c.from, c.to = linesChunk, r.From, r.To
+			g.chunks = append(g.chunks, &c)
+		case len(s.Sections) > 0:
+			for _, name := range s.Sections {
+				sec, candidates := findSection(dt.p.structure, name)
+				switch {
+				case sec != nil:
+					c := base
+					c.kind, c.section = sectionChunk, sec.ID
+					c.from, c.to = max(sec.Start, 1), min(sec.End, dt.n)
+					if c.from > c.to {
+						g.note(t.sel, "select[%d]: section '%s' of %s has no lines in the file", t.sel, sec.ID, dt.name())
+						continue
+					}
+					g.chunks = append(g.chunks, &c)
+				case len(candidates) > 0:
+					g.note(t.sel, "select[%d]: section '%s' of %s is ambiguous: it may be %s; use the full id", t.sel, name, dt.name(), strings.Join(candidates, ", "))
+				default:
+					g.note(t.sel, "select[%d]: %s has no section '%s'; its sections: %s", t.sel, dt.name(), name, sectionList(dt.p.structure))
+				}
+			}
+		default:
+			c := base
+			c.kind, c.from, c.to = wholeDoc, dt.bodyFrom, dt.n
+			g.chunks = append(g.chunks, &c)
+		}
+	}
+}
+
+// findSection finds a section by its full id, else by a unique '/'-bounded
+// suffix of its id (a leaf such as "rotation", or "tokens/rotation"). When
+// the suffix is ambiguous it returns the candidates' full ids instead.
+func findSection(s domain.Structure, name string) (*domain.Section, []string) {
+	for i := range s.Sections {
+		if s.Sections[i].ID == name {
+			return &s.Sections[i], nil
+		}
+	}
+	var matches []int
+	for i := range s.Sections {
+		if strings.HasSuffix(s.Sections[i].ID, "/"+name) {
+			matches = append(matches, i)
+		}
+	}
+	if len(matches) == 1 {
+		return &s.Sections[matches[0]], nil
+	}
+	var ids []string
+	for _, i := range matches {
+		ids = append(ids, s.Sections[i].ID)
+	}
+	return nil, ids
+}
+
+// sectionList names a doc's sections for an unknown-section note.
+func sectionList(s domain.Structure) string {
+	if len(s.Sections) == 0 {
+		return "(none)"
+	}
+	var ids []string
+	for i, sec := range s.Sections {
+		if i == 40 {
+			ids = append(ids, fmt.Sprintf("... (%d more: see list_documents)", len(s.Sections)-40))
+			break
+		}
+		ids = append(ids, sec.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// assignLines gives each line of the call to the first chunk that asks for
+// it and splits every chunk into segments by who returns them.
+func (g *getCall) assignLines() {
+	for ci, c := range g.chunks {
+		own := int32(ci + 1)
+		for k := c.from; k <= c.to; k++ {
+			o := int(c.doc.owner[k]) - 1
+			if o < 0 {
+				c.doc.owner[k] = own
+				o = ci
+			}
+			if n := len(c.segments); n > 0 && c.segments[n-1].owner == o {
+				c.segments[n-1].to = k
+				continue
+			}
+			c.segments = append(c.segments, segment{from: k, to: k, owner: o})
+		}
+		switch {
+		case c.from > c.to && c.doc.emptyOwner > 0:
+			c.state = covered // an empty doc shown once already
+		case c.from > c.to:
+			c.doc.emptyOwner = own
+		case !c.hasNewLines(ci):
+			c.state = covered
+		}
+	}
+}
+
+func (c *chunk) hasNewLines(self int) bool {
+	for _, s := range c.segments {
+		if s.owner == self {
+			return true
+		}
+	}
+	return false
+}
+
+// renderChunks renders chunks in select order while they fit the budget;
+// from the first that does not, every chunk with new lines is left out.
+func (g *getCall) renderChunks(ctx context.Context) error {
+	cut := false
+	for ci, c := range g.chunks {
+		if c.state == covered {
+			continue
+		}
+		if cut {
+			c.state = leftOut
+			c.tokens = g.estimate(ci, c)
+			continue
+		}
+		r, err := g.renderChunk(ctx, ci, c)
+		if err != nil {
+			return err
+		}
+		c.tokens = r.tokens
+		if g.budget > 0 && g.used+r.tokens > g.budget {
+			cut = true
+			c.state = leftOut
+			continue
+		}
+		c.state = kept
+		c.rendered = r
+		g.used += r.tokens
+		for _, s := range r.sent {
+			if g.sent[c.doc.doc.Path] == nil {
+				g.sent[c.doc.doc.Path] = map[string]int{}
+			}
+			g.sent[c.doc.doc.Path][s.id] = s.line
+		}
+		g.notes = append(g.notes, r.notes...)
+	}
+	return nil
+}
+
+// renderedChunk is a chunk's text and images, and what rendering it found:
+// notes (unknown images...) and the images it sent. They count only if the
+// chunk is kept.
+type renderedChunk struct {
+	parts  []Part
+	tokens int
+	notes  []selNote
+	sent   []sentImage
+}
+
+type sentImage struct {
+	id   string
+	line int
+}
+
+// partWriter builds parts, merging adjacent text.
+type partWriter struct {
+	parts []Part
+	buf   strings.Builder
+}
+
+func (w *partWriter) line(s string) {
+	w.buf.WriteString(s)
+	w.buf.WriteByte('\n')
+}
+
+func (w *partWriter) lineBytes(b []byte) {
+	w.buf.Write(b)
+	w.buf.WriteByte('\n')
+}
+
+func (w *partWriter) image(img *ImagePart) {
+	w.flush()
+	w.parts = append(w.parts, Part{Image: img})
+}
+
+func (w *partWriter) add(p Part) {
+	if p.Image != nil {
+		w.image(p.Image)
+		return
+	}
+	w.buf.WriteString(p.Text)
+}
+
+func (w *partWriter) flush() {
+	if w.buf.Len() > 0 {
+		w.parts = append(w.parts, Part{Text: w.buf.String()})
+		w.buf.Reset()
+	}
+}
+
+func textBytes(parts []Part) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p.Text)
+	}
+	return n
+}
+
+// header is a chunk's first line, seed 000's form:
+//
+//	=== auth (backend/auth.md) · L1–57 ===                              whole doc
+//	=== auth (backend/auth.md) · section refresh-tokens/rotation · L18–38 ===
+//	=== auth (backend/auth.md) · lines · L43–50 ===
+//	=== empty (empty.md) · empty ===                                    a doc with no body
+func header(c *chunk) string {
+	name := c.doc.name()
+	switch {
+	case c.kind == sectionChunk:
+		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.section, lineSpan(c.from, c.to))
+	case c.kind == linesChunk:
+		return fmt.Sprintf("=== %s · lines · %s ===", name, lineSpan(c.from, c.to))
+	case c.from > c.to:
+		return fmt.Sprintf("=== %s · empty ===", name)
+	default:
+		return fmt.Sprintf("=== %s · %s ===", name, lineSpan(c.from, c.to))
+	}
+}
+
+// renderChunk renders one chunk: its header, then each run of lines new to
+// the call, with a marker where lines returned earlier are skipped.
+func (g *getCall) renderChunk(ctx context.Context, ci int, c *chunk) (*renderedChunk, error) {
+	r := &renderedChunk{}
+	var w partWriter
+	w.line(header(c))
+	local := map[string]int{}
+	for i := 0; i < len(c.segments); {
+		s := c.segments[i]
+		if s.owner == ci {
+			if err := g.renderRun(ctx, &w, r, c, s.from, s.to, local); err != nil {
+				return nil, err
+			}
+			i++
+			continue
+		}
+		j := i
+		var owners []string
+		for ; j < len(c.segments) && c.segments[j].owner != ci; j++ {
+			o := fmt.Sprintf("select[%d]", g.chunks[c.segments[j].owner].sel)
+			if !contains(owners, o) {
+				owners = append(owners, o)
+			}
+		}
+		w.line(fmt.Sprintf("[%s already returned above (%s)]", lineSpan(s.from, c.segments[j-1].to), strings.Join(owners, ", ")))
+		i = j
+	}
+	w.flush()
+	r.parts = w.parts
+	if t, ok := indexTokens(ci, c); ok {
+		r.tokens = t
+	} else {
+		r.tokens = domain.EstimateTokens(int64(textBytes(r.parts)))
+	}
+	return r, nil
+}
+
+// indexTokens is the index's token figure for a whole doc returned whole.
+func indexTokens(ci int, c *chunk) (int, bool) {
+	if c.kind != wholeDoc || !c.doc.doc.HasTokens {
+		return 0, false
+	}
+	for _, s := range c.segments {
+		if s.owner != ci {
+			return 0, false
+		}
+	}
+	return c.doc.doc.Tokens, true
+}
+
+// estimate is a left-out chunk's token figure, without rendering it.
+func (g *getCall) estimate(ci int, c *chunk) int {
+	if t, ok := indexTokens(ci, c); ok {
+		return t
+	}
+	n := len(header(c)) + 1
+	for _, s := range c.segments {
+		if s.owner == ci {
+			n += c.doc.bytesOf(s.from, s.to)
+		}
+	}
+	return domain.EstimateTokens(int64(n))
+}
+
+// renderRun writes lines a..b of a chunk's doc: verbatim, with fences
+// re-balanced where the run cuts a code block, or with each code block
+// replaced by a placeholder when code is omitted; images after their line.
+func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk, c *chunk, a, b int, local map[string]int) error {
+	dt := c.doc
+	if !c.code {
+		for k := a; k <= b; {
+			if blk := dt.blockAt(k); blk != nil {
+				w.line(codePlaceholder(blk))
+				k = min(blk.End, b) + 1
+				continue
+			}
+			w.lineBytes(dt.line(k))
+			if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
+				return err
+			}
+			k++
+		}
+		return nil
+	}
+	if blk := dt.blockAt(a); blk != nil && blk.Start < a {
+		w.line(fmt.Sprintf("[fence re-opened: L%d is inside the %s of %s]", a, blockName(blk), lineSpan(blk.Start, blk.End)))
+		w.line(dt.openingFence(blk))
+	}
+	for k := a; k <= b; k++ {
+		w.lineBytes(dt.line(k))
+		if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
+			return err
+		}
+	}
+	if blk := dt.blockAt(b); blk != nil {
+		switch {
+		case b < blk.End:
+			w.line(blk.Indent + blk.Fence)
+			w.line(fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", blockName(blk), lineSpan(blk.Start, blk.End), b))
+		case !blk.Closed && blk.End == dt.n:
+			w.line(blk.Indent + blk.Fence)
+			w.line(fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", blockName(blk), lineSpan(blk.Start, blk.End)))
+		}
+	}
+	return nil
+}
+
+// blockName is "python code block", or "code block" without an info string.
+func blockName(b *domain.CodeBlock) string {
+	if lang := codeLanguage(b); lang != "" {
+		return lang + " code block"
+	}
+	return "code block"
+}
+
+// codeLanguage is the info string's first word, seed 000's `python`.
+func codeLanguage(b *domain.CodeBlock) string {
+	if f := strings.Fields(b.Info); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// codePlaceholder is seed 000's one-line note for an omitted code block:
+// [code block omitted: python, 11 lines, L22–34]: the count is its content
+// lines, the range includes its fences; without an info string the
+// language is left out.
+func codePlaceholder(b *domain.CodeBlock) string {
+	n := b.ContentLines()
+	what := fmt.Sprintf("%d %s, %s", n, plural(n, "line", "lines"), lineSpan(b.Start, b.End))
+	if lang := codeLanguage(b); lang != "" {
+		what = lang + ", " + what
+	}
+	return "[code block omitted: " + what + "]"
+}
+
+// renderStubs writes what stands after line k for each image stub on it:
+// the image, or a one-line placeholder that says why it is not there.
+func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChunk, c *chunk, k int, local map[string]int) error {
+	dt := c.doc
+	for _, id := range dt.stubs[k] {
+		img, why := g.image(ctx, id)
+		if why != "" {
+			w.line(fmt.Sprintf("[image unknown: %s (see Notes)]", id))
+			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.sel, id, dt.name(), k, why)})
+			continue
+		}
+		label := id
+		if caption := domain.OneLine(img.Caption, 200); caption != "" {
+			label += " — " + caption
+		}
+		if !c.images {
+			w.line("[image omitted: " + label + "]")
+			continue
+		}
+		if at, ok := local[id]; ok {
+			w.line(fmt.Sprintf("[image %s: shown above, at L%d]", id, at))
+			continue
+		}
+		if at, ok := g.sent[dt.doc.Path][id]; ok {
+			w.line(fmt.Sprintf("[image %s: shown above, at L%d]", id, at))
+			continue
+		}
+		data, err := g.lib.images.Read(ctx, id, g.lib.cfg.MaxImageBytes)
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		where := fmt.Sprintf("image '%s' (%s) in %s L%d", id, img.File, dt.name(), k)
+		switch {
+		case errors.Is(err, domain.ErrTooLarge):
+			w.line(fmt.Sprintf("[image omitted: %s (larger than the %s limit, LIBRARY_MAX_IMAGE_BYTES)]", label, formatBytes(g.lib.cfg.MaxImageBytes)))
+			continue
+		case err != nil:
+			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
+			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: %s: %s", c.sel, where, imageProblem(err))})
+			continue
+		}
+		mime := imageMIME(data)
+		if !strings.HasPrefix(mime, "image/") {
+			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
+			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: %s: not an image (its bytes read as %s)", c.sel, where, mime)})
+			continue
+		}
+		w.image(&ImagePart{ID: id, Caption: img.Caption, File: img.File, MIME: mime, Data: data})
+		local[id] = k
+		r.sent = append(r.sent, sentImage{id: id, line: k})
+	}
+	return nil
+}
+
+// image looks id up in the image index (read once per call); why says why
+// it cannot be found.
+func (g *getCall) image(ctx context.Context, id string) (domain.Image, string) {
+	if g.lib.images == nil {
+		return domain.Image{}, "the library has no image index"
+	}
+	if !g.imagesLoaded {
+		g.imagesLoaded = true
+		g.images, g.imagesErr = g.lib.images.Images(ctx)
+	}
+	if g.imagesErr != nil {
+		return domain.Image{}, fmt.Sprintf("the image index cannot be read: %v", g.imagesErr)
+	}
+	img, ok := g.images[id]
+	if !ok {
+		return domain.Image{}, "not in the image index"
+	}
+	return img, ""
+}
+
+func imageProblem(err error) string {
+	switch {
+	case errors.Is(err, domain.ErrRefused):
+		return fmt.Sprintf("refused: %v", err)
+	case errors.Is(err, domain.ErrNotFound):
+		return "file not found"
+	default:
+		return fmt.Sprintf("unreadable: %v", err)
+	}
+}
+
+// imageMIME sniffs an image's type from its bytes; SVG, which the sniffer
+// reads as XML or text, is recognised by its root element.
+func imageMIME(data []byte) string {
+	mime, _, _ := strings.Cut(http.DetectContentType(data), ";")
+	if !strings.HasPrefix(mime, "image/") && (strings.HasPrefix(mime, "text/") || mime == "application/xml") {
+		head := data[:min(len(data), 1024)]
+		if bytes.Contains(bytes.ToLower(head), []byte("<svg")) {
+			return "image/svg+xml"
+		}
+	}
+	return mime
+}
+
+// formatBytes writes a byte count as seed 000 does ("5 MB", MB = 2^20).
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%d %s", n, plural(int(n), "byte", "bytes"))
+	}
+}
+
+// answer assembles the kept chunks, separated by blank lines, then the
+// Overlaps, Notes and Left out blocks.
+func (g *getCall) answer() Answer {
+	var w partWriter
+	wrote := false
+	for _, c := range g.chunks {
+		if c.state != kept {
+			continue
+		}
+		if wrote {
+			w.line("")
+		}
+		wrote = true
+		for _, p := range c.rendered.parts {
+			w.add(p)
+		}
+	}
+	if !wrote {
+		w.line("(nothing returned)")
+	}
+	var tail strings.Builder
+	g.writeOverlaps(&tail)
+	sort.SliceStable(g.notes, func(i, j int) bool { return noteOrder(g.notes[i].sel) < noteOrder(g.notes[j].sel) })
+	var notes []string
+	for _, n := range g.notes {
+		notes = append(notes, n.text)
+	}
+	writeNotes(&tail, notes)
+	g.writeLeftOut(&tail)
+	w.buf.WriteString(tail.String())
+	w.flush()
+	return Answer{Parts: w.parts}
+}
+
+func noteOrder(sel int) int {
+	if sel < 0 {
+		return int(^uint(0) >> 1)
+	}
+	return sel
+}
+
+// describe names a chunk for the overlap notice:
+// "auth, whole doc", "auth § login-flow, L5–13", "auth, lines L43–50",
+// "root backend: auth, whole doc".
+func describe(c *chunk) string {
+	var b strings.Builder
+	if c.root != nil {
+		fmt.Fprintf(&b, "root %s: ", folderName(*c.root))
+	}
+	b.WriteString(c.doc.doc.ID)
+	switch c.kind {
+	case wholeDoc:
+		b.WriteString(", whole doc")
+	case sectionChunk:
+		fmt.Fprintf(&b, " § %s, %s", c.section, lineSpan(c.from, c.to))
+	case linesChunk:
+		fmt.Fprintf(&b, ", lines %s", lineSpan(c.from, c.to))
+	}
+	return b.String()
+}
+
+// writeOverlaps writes one line per pair of overlapping chunks, where the
+// earlier one is in the answer:
+//
+//   - select[1] (auth § login-flow, L5–13) overlaps select[0] (auth, whole doc): L5–13 already returned in select[0]'s chunk.
+//
+// When the two asked for different code or image settings and the lines
+// hold code blocks or image stubs, it says how they were returned.
+func (g *getCall) writeOverlaps(b *strings.Builder) {
+	var lines []string
+	for ci, c := range g.chunks {
+		if c.state != kept && c.state != covered {
+			continue
+		}
+		var owners []int
+		ranges := map[int][]segment{}
+		for _, s := range c.segments {
+			if s.owner == ci || g.chunks[s.owner].state != kept {
+				continue
+			}
+			if _, ok := ranges[s.owner]; !ok {
+				owners = append(owners, s.owner)
+			}
+			ranges[s.owner] = append(ranges[s.owner], s)
+		}
+		for _, o := range owners {
+			owner := g.chunks[o]
+			var spans []string
+			for _, s := range ranges[o] {
+				spans = append(spans, lineSpan(s.from, s.to))
+			}
+			lines = append(lines, fmt.Sprintf("select[%d] (%s) overlaps select[%d] (%s): %s already returned in select[%d]'s chunk%s",
+				c.sel, describe(c), owner.sel, describe(owner), strings.Join(spans, ", "), owner.sel, settingsDiff(owner, c, ranges[o])))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\nOverlaps:\n")
+	for _, l := range lines {
+		b.WriteString("- ")
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
+}
+
+// settingsDiff says how overlapping lines were returned when the earlier
+// chunk's settings differ from the later one's where it matters.
+func settingsDiff(owner, c *chunk, segs []segment) string {
+	anyIn := func(has func(from, to int) bool) bool {
+		for _, s := range segs {
+			if has(s.from, s.to) {
+				return true
+			}
+		}
+		return false
+	}
+	var how, missing []string
+	if owner.code != c.code && anyIn(c.doc.hasCode) {
+		if owner.code {
+			how = append(how, "with code blocks (include_code=true)")
+		} else {
+			how = append(how, "with code blocks omitted (include_code=false)")
+			missing = append(missing, "code blocks")
+		}
+	}
+	if owner.images != c.images && anyIn(c.doc.hasStubs) {
+		if owner.images {
+			how = append(how, "with images (include_images=true)")
+		} else {
+			how = append(how, "with images omitted (include_images=false)")
+			missing = append(missing, "images")
+		}
+	}
+	if len(how) == 0 {
+		return "."
+	}
+	s := ", " + strings.Join(how, " and ")
+	if len(missing) > 0 {
+		s += ": ask for them again in a separate call to get the " + strings.Join(missing, " and ")
+	}
+	return s + "."
+}
+
+// leftItem is one ready-to-send selector of the Left out block.
+type leftItem struct {
+	sel    domain.Selector
+	from   int // the select index it came from
+	tokens int
+}
+
+// maxLeftItems caps the Left out list; past it the block says how many more.
+const maxLeftItems = 100
+
+// writeLeftOut lists, as ready-to-send selectors, the chunks the budget
+// left out: a root whose docs were all left out whole as itself, else each
+// doc, section (consecutive sections of one doc merged) or line range; a
+// chunk that lost lines to an earlier chunk as its remaining line ranges.
+// Each carries the settings it was asked with where they differ from the
+// tool's defaults.
+func (g *getCall) writeLeftOut(b *strings.Builder) {
+	var items []leftItem
+	total, chunks := 0, 0
+	for ci := 0; ci < len(g.chunks); ci++ {
+		c := g.chunks[ci]
+		if c.state != leftOut {
+			continue
+		}
+		if c.root != nil {
+			if end, ok := g.wholeRootLeftOut(ci); ok {
+				s := g.withSettings(domain.Selector{Root: *c.root, IsRoot: true}, c)
+				if *c.root == "" {
+					s.Root = "."
+				}
+				t := 0
+				for _, x := range g.chunks[ci:end] {
+					t += x.tokens
+					chunks++
+				}
+				items = append(items, leftItem{sel: s, from: c.sel, tokens: t})
+				ci = end - 1
+				continue
+			}
+		}
+		chunks++
+		if !c.untrimmed(ci) {
+			for _, s := range c.segments {
+				if s.owner != ci {
+					continue
+				}
+				sel := g.withSettings(domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: s.from, To: s.to}}, c)
+				n := len(fmt.Sprintf("=== %s · lines · %s ===\n", c.doc.name(), lineSpan(s.from, s.to))) + c.doc.bytesOf(s.from, s.to)
+				items = append(items, leftItem{sel: sel, from: c.sel, tokens: domain.EstimateTokens(int64(n))})
+			}
+			continue
+		}
+		var sel domain.Selector
+		switch c.kind {
+		case wholeDoc:
+			sel = domain.Selector{Doc: c.doc.doc.ID}
+		case sectionChunk:
+			if n := len(items); n > 0 && g.mergeSection(&items[n-1], c) {
+				items[n-1].tokens += c.tokens
+				continue
+			}
+			sel = domain.Selector{Doc: c.doc.doc.ID, Sections: []string{c.section}}
+		case linesChunk:
+			sel = domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: c.from, To: c.to}}
+		}
+		items = append(items, leftItem{sel: g.withSettings(sel, c), from: c.sel, tokens: c.tokens})
+	}
+	if len(items) == 0 {
+		return
+	}
+	for _, it := range items {
+		total += it.tokens
+	}
+	fmt.Fprintf(b, "\nLeft out (over max_tokens=%d; ~%d tokens returned): %d %s, ~%d tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n",
+		g.budget, g.used, chunks, plural(chunks, "chunk", "chunks"), total)
+	var all []string
+	for i, it := range items {
+		if i == maxLeftItems {
+			fmt.Fprintf(b, "- ... and %d more: narrow the selectors or raise max_tokens\n", len(items)-maxLeftItems)
+			break
+		}
+		fmt.Fprintf(b, "- %s (~%d tokens)\n", it.sel.JSON(), it.tokens)
+		all = append(all, it.sel.JSON())
+	}
+	if len(items) > 1 && len(items) <= maxLeftItems {
+		fmt.Fprintf(b, "As one select list: [%s]\n", strings.Join(all, ", "))
+	}
+}
+
+// untrimmed reports that no line of the chunk went to an earlier chunk.
+func (c *chunk) untrimmed(self int) bool {
+	for _, s := range c.segments {
+		if s.owner != self {
+			return false
+		}
+	}
+	return true
+}
+
+// wholeRootLeftOut reports whether the chunks of the root selector that
+// starts at ci are all left out whole, and where they end.
+func (g *getCall) wholeRootLeftOut(ci int) (int, bool) {
+	sel := g.chunks[ci].sel
+	if ci > 0 && g.chunks[ci-1].sel == sel {
+		return 0, false
+	}
+	end := ci
+	for ; end < len(g.chunks) && g.chunks[end].sel == sel; end++ {
+		if g.chunks[end].state != leftOut || !g.chunks[end].untrimmed(end) {
+			return 0, false
+		}
+	}
+	return end, true
+}
+
+// mergeSection adds c's section to the previous item when both name
+// sections of the same doc from the same selector.
+func (g *getCall) mergeSection(prev *leftItem, c *chunk) bool {
+	if prev.from != c.sel || prev.sel.Doc != c.doc.doc.ID || prev.sel.Sections == nil {
+		return false
+	}
+	prev.sel.Sections = append(prev.sel.Sections, c.section)
+	return true
+}
+
+// withSettings adds a chunk's effective settings to a selector where they
+// differ from get_documents' defaults (no images, code included), so it
+// asks for the same thing in any call.
+func (g *getCall) withSettings(s domain.Selector, c *chunk) domain.Selector {
+	if c.images {
+		t := true
+		s.IncludeImages = &t
+	}
+	if !c.code {
+		f := false
+		s.IncludeCode = &f
+	}
+	return s
+}

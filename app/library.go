@@ -1,0 +1,160 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/docindex"
+	"github.com/librarian/librarian/ports/imagestore"
+	"github.com/librarian/librarian/ports/markdown"
+)
+
+// LibraryConfig holds the limits of the library use cases.
+type LibraryConfig struct {
+	// MaxImageBytes: larger images become placeholders (seed 000: 5 MB).
+	MaxImageBytes int64
+	// MaxAnswerTokens: the default get_documents budget; 0 means none.
+	MaxAnswerTokens int
+}
+
+// DefaultLibraryConfig is seed 000's and the spec's defaults.
+func DefaultLibraryConfig() LibraryConfig {
+	return LibraryConfig{MaxImageBytes: 5 << 20, MaxAnswerTokens: 20000}
+}
+
+// Library is the use cases over one library: an index source, a markdown
+// parser and an optional image store. It caches each document's parse by
+// its file stamp, so an unchanged file is neither re-read nor re-parsed.
+// Safe for concurrent use.
+type Library struct {
+	source docindex.Source
+	parser markdown.Parser
+	images imagestore.Store // nil: the library has no image store
+	cfg    LibraryConfig
+
+	mu    sync.Mutex
+	cache map[string]*parsedDoc // by doc path
+}
+
+// NewLibrary builds the library use cases. images may be nil.
+func NewLibrary(source docindex.Source, parser markdown.Parser, images imagestore.Store, cfg LibraryConfig) *Library {
+	return &Library{source: source, parser: parser, images: images, cfg: cfg, cache: map[string]*parsedDoc{}}
+}
+
+// Config returns the limits the library was built with.
+func (l *Library) Config() LibraryConfig { return l.cfg }
+
+// parsedDoc is one version of a document file: its bytes and its structure.
+type parsedDoc struct {
+	stamp     domain.Stamp
+	content   []byte
+	structure domain.Structure
+}
+
+// Catalog returns the validated catalog: the index source's, with the image
+// index's validation problems joined to the doc index's into one error.
+func (l *Library) Catalog(ctx context.Context) (*domain.Catalog, error) {
+	cat, docErr := l.source.Catalog(ctx)
+	var imgErr error
+	if l.images != nil {
+		_, imgErr = l.images.Images(ctx)
+	}
+	var di, ii *domain.IndexError
+	docInvalid := errors.As(docErr, &di)
+	imgInvalid := errors.As(imgErr, &ii)
+	switch {
+	case docInvalid || imgInvalid:
+		if docErr != nil && !docInvalid {
+			return nil, docErr
+		}
+		if imgErr != nil && !imgInvalid {
+			return nil, imgErr
+		}
+		return nil, domain.JoinIndexErrors(di, ii)
+	case docErr != nil:
+		return nil, docErr
+	case imgErr != nil:
+		return nil, imgErr
+	}
+	return cat, nil
+}
+
+// open returns a doc's bytes and structure, from the cache when the file's
+// stamp has not changed since it was parsed.
+func (l *Library) open(ctx context.Context, path string) (*parsedDoc, error) {
+	stamp, err := l.source.Stat(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	cached := l.cache[path]
+	l.mu.Unlock()
+	if cached != nil && cached.stamp == stamp {
+		return cached, nil
+	}
+	content, readStamp, err := l.source.ReadFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	p := &parsedDoc{stamp: readStamp, content: content, structure: l.parser.Parse(content)}
+	l.mu.Lock()
+	l.cache[path] = p
+	l.mu.Unlock()
+	return p, nil
+}
+
+// openAll opens docs in parallel, keeping their order. A doc that cannot be
+// opened has a nil entry and its error in errs.
+func (l *Library) openAll(ctx context.Context, docs []domain.Document) ([]*parsedDoc, []error) {
+	out := make([]*parsedDoc, len(docs))
+	errs := make([]error, len(docs))
+	workers := runtime.GOMAXPROCS(0) * 2
+	if workers > len(docs) {
+		workers = len(docs)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], errs[i] = l.open(ctx, docs[i].Path)
+			}
+		}()
+	}
+	for i := range docs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out, errs
+}
+
+// tokens is the doc's token figure: the index's when it has one, else the
+// estimate from the file's size.
+func tokens(d domain.Document, p *parsedDoc) int {
+	if d.HasTokens {
+		return d.Tokens
+	}
+	if p == nil {
+		return 0
+	}
+	return domain.EstimateTokens(p.stamp.Size)
+}
+
+// openNote words why a doc could not be opened, for a Notes: block.
+func openNote(d domain.Document, err error) string {
+	switch {
+	case errors.Is(err, domain.ErrRefused):
+		return fmt.Sprintf("refused: %s (%s): %v", d.ID, d.Path, err)
+	case errors.Is(err, domain.ErrNotFound):
+		return fmt.Sprintf("missing: %s (%s): file not found", d.ID, d.Path)
+	default:
+		return fmt.Sprintf("unreadable: %s (%s): %v", d.ID, d.Path, err)
+	}
+}

@@ -1,0 +1,135 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Settings is the whole program's configuration, read from the environment
+// and then overridden by flags (the command line does that). Plain data:
+// app/appfx reads it to pick one adapter per port.
+type Settings struct {
+	Root            string // library root
+	Convention      string // "auto", "json" or "frontmatter"
+	DocIndex        string // json convention: doc index, relative to Root
+	ImageIndex      string // image index, relative to Root
+	MaxImageBytes   int64
+	MaxAnswerTokens int
+	Tools           []string // tool sets: "library", "librarian-ts", "engine"
+
+	EngineURL     string // LIBRARIAN_URL
+	EngineProject string // LIBRARIAN_PROJECT
+	Session       string // CLAUDE_CODE_SESSION_ID
+}
+
+// Conventions and tool sets Librarian knows.
+var (
+	Conventions = []string{"auto", "json", "frontmatter"}
+	ToolSets    = []string{"library", "librarian-ts", "engine"}
+)
+
+// DefaultEngineURL is seed 004's default engine address.
+const DefaultEngineURL = "http://127.0.0.1:8000"
+
+// SettingsFromEnv reads the settings of seeds 000, 001 and 004 from env
+// (os.Getenv in production). A malformed number is an error naming the
+// variable, never a silent default.
+func SettingsFromEnv(env func(string) string) (Settings, error) {
+	s := Settings{
+		Root:            firstNonEmpty(env("LIBRARY_ROOT"), env("LIBRARIAN_DOCS_ROOT"), "./library"),
+		Convention:      firstNonEmpty(env("LIBRARY_CONVENTION"), "auto"),
+		DocIndex:        firstNonEmpty(env("LIBRARY_DOC_INDEX"), "index.json"),
+		ImageIndex:      firstNonEmpty(env("LIBRARY_IMAGE_INDEX"), "images/index.json"),
+		MaxImageBytes:   5 << 20,
+		MaxAnswerTokens: 20000,
+		EngineURL:       env("LIBRARIAN_URL"),
+		EngineProject:   env("LIBRARIAN_PROJECT"),
+		Session:         env("CLAUDE_CODE_SESSION_ID"),
+	}
+	if v := env("LIBRARY_MAX_IMAGE_BYTES"); v != "" {
+		n, err := ParseByteSize(v)
+		if err != nil {
+			return s, fmt.Errorf("LIBRARY_MAX_IMAGE_BYTES: %w", err)
+		}
+		s.MaxImageBytes = n
+	}
+	if v := env("LIBRARY_MAX_ANSWER_TOKENS"); v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			return s, fmt.Errorf("LIBRARY_MAX_ANSWER_TOKENS: want a non-negative integer, got %q", v)
+		}
+		s.MaxAnswerTokens = n
+	}
+	if v := env("LIBRARIAN_TOOLS"); v != "" {
+		s.Tools = SplitList(v)
+	}
+	return s, nil
+}
+
+// Validate checks the settings' enumerations and fills the tool-set default:
+// `library`, plus `engine` when an engine URL is set.
+func (s *Settings) Validate() error {
+	if !contains(Conventions, s.Convention) {
+		return fmt.Errorf("convention %q: want one of %s", s.Convention, strings.Join(Conventions, ", "))
+	}
+	if len(s.Tools) == 0 {
+		s.Tools = []string{"library"}
+		if s.EngineURL != "" {
+			s.Tools = append(s.Tools, "engine")
+		}
+	}
+	for _, t := range s.Tools {
+		if !contains(ToolSets, t) {
+			return fmt.Errorf("tool set %q: want one or more of %s", t, strings.Join(ToolSets, ", "))
+		}
+	}
+	if s.MaxImageBytes < 0 {
+		return fmt.Errorf("max image bytes must not be negative")
+	}
+	return nil
+}
+
+// HasTools reports whether tool set name is served.
+func (s Settings) HasTools(name string) bool { return contains(s.Tools, name) }
+
+// ParseByteSize reads a byte count: "5242880", "5MB", "5 MiB", "512k".
+// MB and MiB both mean 2^20 here, as seed 000's "5 MB" does.
+func ParseByteSize(v string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(v))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("want a byte count such as 5242880 or 5MB, got %q", v)
+	}
+	return n * mult, nil
+}
+
+// SplitList splits a comma list, dropping blanks.
+func SplitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,85 @@
+// Command librarian serves a markdown library to coding agents over MCP on
+// stdio, and answers the same questions on the command line for people.
+// It only parses the command line, builds the fx graph and runs.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
+
+	"github.com/librarian/librarian/adapters/cli"
+	"github.com/librarian/librarian/app/appfx"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the whole program, testable: every log line goes to stderr,
+// stdout carries only the MCP stream or a command's answer.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
+	cli.Version = appfx.Version
+	inv, err := cli.Parse(args, getenv, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "librarian:", err)
+		return 2
+	}
+	if inv.Done {
+		return inv.ExitCode
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel(getenv("LIBRARIAN_LOG"))}))
+	// fx builds only what the command needs: eval needs no library, the
+	// other commands no engine unless the MCP server serves its tools.
+	var deps cli.Deps
+	var targets []any
+	switch inv.Command {
+	case "eval":
+		targets = []any{&deps.Engine}
+	case "serve":
+		targets = []any{&deps.Server}
+	default:
+		targets = []any{&deps.Library}
+	}
+	if inv.Command != "eval" {
+		if err := appfx.CheckRoot(inv.Settings); err != nil {
+			fmt.Fprintln(stderr, "librarian:", err)
+			return 2
+		}
+	}
+	fxApp := fx.New(
+		appfx.Module(inv.Settings, logger),
+		fx.Populate(targets...),
+		fx.WithLogger(func() fxevent.Logger { return &fxevent.SlogLogger{Logger: logger} }),
+	)
+	if err := fxApp.Err(); err != nil {
+		fmt.Fprintln(stderr, "librarian:", err)
+		return 2
+	}
+	return cli.Execute(ctx, inv, deps, stdin, stdout, stderr)
+}
+
+// logLevel reads LIBRARIAN_LOG (debug, info, warn, error); warn by default,
+// so fx's start-up chatter stays out of the way.
+func logLevel(v string) slog.Level {
+	switch strings.ToLower(v) {
+	case "debug":
+		return slog.LevelDebug
+	case "info":
+		return slog.LevelInfo
+	case "error":
+		return slog.LevelError
+	}
+	return slog.LevelWarn
+}

@@ -1,0 +1,133 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Document is one markdown file of the library as its index source describes
+// it. Path is relative to the library root, '/'-separated.
+type Document struct {
+	ID      string
+	Path    string
+	Title   string
+	Summary string
+	// Tokens is the approximate token count. When HasTokens is false the
+	// source gave none and callers estimate it with EstimateTokens.
+	Tokens    int
+	HasTokens bool
+	// Tags in the order the convention defines (inherited first), no duplicates.
+	Tags []string
+}
+
+// Folder describes a directory of the library, as an index.md file does in
+// the frontmatter convention. Path is relative to the root, "" for the root.
+type Folder struct {
+	Path    string
+	Title   string
+	Summary string
+	Tags    []string
+}
+
+// Catalog is what an index source knows about a library at one moment: its
+// documents in path order, descriptions of folders, and notes about entries
+// it refused or could only partly read (never fatal).
+type Catalog struct {
+	Docs    []Document
+	Folders map[string]Folder
+	Notes   []string
+}
+
+// Stamp identifies one version of a file without reading it: two equal
+// stamps mean the file has not changed, so a cached parse can be reused.
+type Stamp struct {
+	Size    int64
+	ModTime time.Time
+	Inode   uint64
+}
+
+// EstimateTokens is the token estimate used wherever an index gives none:
+// bytes / 4, rounded up.
+func EstimateTokens(size int64) int {
+	if size <= 0 {
+		return 0
+	}
+	return int((size + 3) / 4)
+}
+
+// Sentinel errors. Adapters wrap theirs so callers can test with errors.Is.
+var (
+	// ErrNotFound: a document, section, image or file that does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrRefused: a path that is malformed or resolves outside where it must stay.
+	ErrRefused = errors.New("refused")
+	// ErrInvalidSelector: a selector that does not fit the grammar.
+	ErrInvalidSelector = errors.New("invalid selector")
+	// ErrInvalidArgument: any other argument a caller got wrong.
+	ErrInvalidArgument = errors.New("invalid argument")
+)
+
+// Problem is one validation problem of an index file, tied to its entry.
+// Where is e.g. "documents[3] (id 'dots')", or "index.json:4:7" for syntax.
+type Problem struct {
+	Where   string
+	Message string
+}
+
+func (p Problem) String() string {
+	if p.Where == "" {
+		return p.Message
+	}
+	return p.Where + ": " + p.Message
+}
+
+// IndexError lists every problem found in a library's index files. A call
+// that meets one fails with all of them, never with the first only.
+type IndexError struct {
+	File     string
+	Problems []Problem
+}
+
+func (e *IndexError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is invalid (%d problem", e.File, len(e.Problems))
+	if len(e.Problems) != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString("):")
+	for _, p := range e.Problems {
+		b.WriteString("\n- ")
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// JoinIndexErrors merges the problems of several index errors (the doc index
+// and the image index) into one error; nil when there are none.
+func JoinIndexErrors(errs ...*IndexError) error {
+	var files []string
+	var all []Problem
+	for _, e := range errs {
+		if e == nil || len(e.Problems) == 0 {
+			continue
+		}
+		files = append(files, e.File)
+		all = append(all, e.Problems...)
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	return &IndexError{File: strings.Join(files, " and "), Problems: all}
+}
+
+// Image is one entry of an image index: File is relative to the index's folder.
+type Image struct {
+	ID      string
+	File    string
+	Caption string
+}
+
+// ErrTooLarge: a file over a configured size limit.
+var ErrTooLarge = errors.New("too large")

@@ -1,0 +1,70 @@
+package domain
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// CheckIndexPath applies seed 000's rules to a path written in an index:
+// relative, '/'-separated, no '..'. It returns the first rule broken, worded
+// for a problem list ("'path' may not contain '..'"), or "" when it is fine.
+func CheckIndexPath(field, p string) string {
+	switch {
+	case p == "":
+		return fmt.Sprintf("'%s' is empty", field)
+	case strings.ContainsRune(p, '\\'):
+		return fmt.Sprintf("'%s' may not contain '\\' (use '/')", field)
+	case strings.HasPrefix(p, "/") || hasDriveLetter(p):
+		return fmt.Sprintf("'%s' must be relative, not absolute", field)
+	case strings.ContainsRune(p, 0):
+		return fmt.Sprintf("'%s' may not contain a NUL byte", field)
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return fmt.Sprintf("'%s' may not contain '..'", field)
+		}
+	}
+	return ""
+}
+
+func hasDriveLetter(p string) bool {
+	return len(p) >= 2 && p[1] == ':' && (p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
+}
+
+// CleanFolder turns a folder argument as agents write it ("", ".", "/",
+// "backend/storage/", "/daisyui") into a clean relative folder ("" for the
+// root). A folder that climbs out of the root ('..'), or holds '\' or NUL,
+// is refused with ErrRefused.
+func CleanFolder(dir string) (string, error) {
+	d := strings.TrimSpace(dir)
+	if strings.ContainsRune(d, '\\') || strings.ContainsRune(d, 0) {
+		return "", fmt.Errorf("%w: folder %q may not contain '\\' or NUL", ErrRefused, dir)
+	}
+	for _, seg := range strings.Split(d, "/") {
+		if seg == ".." {
+			return "", fmt.Errorf("%w: folder %q may not contain '..'", ErrRefused, dir)
+		}
+	}
+	d = strings.Trim(path.Clean("/"+d), "/")
+	return d, nil
+}
+
+// InFolder reports whether the '/'-separated path p lies in folder dir
+// ("" is the root). Segments are compared whole, so "lib_evil/x" is not in "lib".
+func InFolder(p, dir string) bool {
+	if dir == "" {
+		return true
+	}
+	return strings.HasPrefix(p, dir+"/")
+}
+
+// DepthBelow counts the path segments of p below dir, the file name
+// included: a doc directly in dir is at depth 1.
+func DepthBelow(p, dir string) int {
+	rel := p
+	if dir != "" {
+		rel = strings.TrimPrefix(p, dir+"/")
+	}
+	return strings.Count(rel, "/") + 1
+}

@@ -1,0 +1,66 @@
+package domain
+
+// Section is a part of a document that starts at a heading (or, for the
+// special sections, at the start of the file or of the title) and runs to
+// the line before the next heading of the same or a higher level.
+//
+// ID is the full id: the heading slugs of its ancestors and itself joined by
+// '/', e.g. "refresh-tokens/rotation". Special sections are "_preamble" (text
+// before the first heading) and "_intro" (a title heading and the text under
+// it, when the first heading is the doc's only level-1 heading).
+type Section struct {
+	ID      string
+	Slug    string // the last element of ID
+	Heading string // the heading's plain text ("" for _preamble)
+	Level   int    // 1..6; 0 for _preamble
+	Start   int    // first line, 1-based, inclusive (the heading line)
+	End     int    // last line, inclusive
+	Parent  int    // index of the parent in Structure.Sections, -1 for top level
+	Depth   int    // 1 for top-level sections, 2 for their children, ...
+}
+
+// CodeBlock is a fenced code block. Start and End are the lines of its
+// opening and closing fences; an unclosed fence has Closed false and runs to
+// the end of its container (usually the end of the file).
+type CodeBlock struct {
+	Info   string // the info string after the opening fence, trimmed
+	Fence  string // the opening fence's marker run, e.g. "```" or "~~~~"
+	Indent string // the whitespace before the opening fence
+	Start  int
+	End    int
+	Closed bool
+}
+
+// ContentLines is the number of lines between the fences.
+func (c CodeBlock) ContentLines() int {
+	n := c.End - c.Start - 1
+	if !c.Closed {
+		n = c.End - c.Start
+	}
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// ImageStub is an `![[image:ID]]` reference found in a document's text
+// (not inside code).
+type ImageStub struct {
+	ID   string
+	Line int
+}
+
+// Structure is what a markdown parser finds in one file. Line numbers are the
+// file's own 1-based lines, split on '\n' only.
+type Structure struct {
+	// Lines is the number of lines of the file (a trailing '\n' does not
+	// start another line).
+	Lines int
+	// FrontmatterEnd is the line of the closing '---' of a leading YAML
+	// frontmatter block, 0 when there is none. Body text starts after it.
+	FrontmatterEnd int
+	// Sections in document order (a parent before its children).
+	Sections   []Section
+	CodeBlocks []CodeBlock
+	Images     []ImageStub
+}

@@ -1,0 +1,25 @@
+// Package imagestore is the image-store port: it resolves the image ids of
+// `![[image:ID]]` stubs to captions and bytes. Adapter: adapters/fileimages
+// (seed 000's images/index.json). Every adapter runs imagestoretest.
+package imagestore
+
+import (
+	"context"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// Store is one image index. Safe for concurrent use; it re-reads its index
+// only when the index file changed.
+type Store interface {
+	// Images returns the image index, validated: a malformed index returns a
+	// *domain.IndexError listing every problem. A library without an image
+	// index has no images (an empty map, no error).
+	Images(ctx context.Context) (map[string]domain.Image, error)
+
+	// Read returns the bytes of image id. An unknown id wraps
+	// domain.ErrNotFound; a file that resolves outside the image index's
+	// folder wraps domain.ErrRefused; a file over maxBytes wraps
+	// domain.ErrTooLarge and is not read.
+	Read(ctx context.Context, id string, maxBytes int64) ([]byte, error)
+}

@@ -1,0 +1,85 @@
+// Package retrieval is the retrieval-engine port: a service that knows a
+// whole machine's code (locations, answers, briefings, dependencies) and
+// learns from agents, as seed 004 describes it. Adapter:
+// adapters/httpretrieval (seed 004's HTTP+JSON contract). Every adapter runs
+// the contract suite in retrievaltest.
+//
+// The seed's engine is one service with ten operations. They are split here
+// by what a caller wants from the engine, so a use case that needs only one
+// role can ask for only that interface, and each role stays within the
+// one-to-four-method size of the other ports; Engine joins the roles because
+// the seed's tool set uses them all and one engine serves every one.
+package retrieval
+
+import (
+	"context"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// Answerer produces prose: briefings and answers.
+type Answerer interface {
+	// Brief returns a start-of-task briefing: what exists, what to reuse,
+	// what is missing. A busy engine returns an answer with Busy set.
+	Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineAnswer, error)
+
+	// Ask answers a question, grounded in the engine's indexes; a non-empty
+	// History makes it one turn of a discussion. A busy engine returns an
+	// answer with Busy set.
+	Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswer, error)
+}
+
+// Finder looks things up without changing the engine.
+type Finder interface {
+	// Locate returns where the query's function, route, config key, entry
+	// or file is, hits in the engine's order (possibly none).
+	Locate(ctx context.Context, q domain.LocateQuery) (domain.Locations, error)
+
+	// Depends returns the dependents and dependencies of catalog entry id.
+	Depends(ctx context.Context, entryID string) (domain.Dependencies, error)
+
+	// Status returns the engine's health report, verbatim, and when its
+	// index was built if it says.
+	Status(ctx context.Context) (domain.EngineStatus, error)
+}
+
+// Learner takes knowledge from agents: what they know and what they missed.
+type Learner interface {
+	// Tell stores knowledge the engine lacked or got wrong.
+	Tell(ctx context.Context, t domain.Tell) (domain.Receipt, error)
+
+	// Gap records something the engine could not answer.
+	Gap(ctx context.Context, g domain.Gap) (domain.Receipt, error)
+}
+
+// Steward is the lead session's side: guidance for its workers and the log
+// of what they were served.
+type Steward interface {
+	// Guide registers guidance for the session. A rejection is not an error:
+	// it is a receipt with Stored false and the engine's reason and reply.
+	Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceReceipt, error)
+
+	// ClearGuide removes the session's guidance and reports whether there
+	// was any to remove.
+	ClearGuide(ctx context.Context, session string) (cleared bool, err error)
+
+	// Interactions returns up to limit rows of the session's log, in the
+	// engine's order.
+	Interactions(ctx context.Context, session string, limit int) ([]domain.Interaction, error)
+}
+
+// Engine is a whole retrieval engine.
+//
+// Implementations are safe for concurrent use. Every method fails with an
+// error wrapping domain.ErrEngineUnreachable (the engine could not be
+// reached, after the retries the adapter allows), domain.ErrEngineSlow
+// (no answer in time, not retried), domain.ErrEngineReply (an answer that
+// does not fit the contract), a *domain.EngineStatusError (an HTTP error
+// status, not retried), a *domain.EngineError (the engine's own `error`
+// field), or the context's error when ctx ends first.
+type Engine interface {
+	Answerer
+	Finder
+	Learner
+	Steward
+}
