@@ -35,11 +35,10 @@ const DefaultImageIndex = "images/index.json"
 // Store is an imagestore.Store over one library root and its image index.
 // It is safe for concurrent use.
 type Store struct {
-	root     *os.Root
-	rootName string
-	index    string // cleaned, relative to the root
-	folder   string // the index's folder, relative to the root ("." for the root)
-	escape   error  // *os.Root's error for a path leaving its root
+	root   *os.Root
+	index  string // cleaned, relative to the root
+	folder string // the index's folder, relative to the root ("." for the root)
+	escape error  // *os.Root's error for a path leaving its root
 
 	mu     sync.Mutex // guards parsed
 	parsed *parsedImages
@@ -74,7 +73,7 @@ func New(root, imageIndex string) (*Store, error) {
 		return nil, fmt.Errorf("fileimages: cannot open library root %q: %w", root, err)
 	}
 	clean := path.Clean(imageIndex)
-	s := &Store{root: r, rootName: root, index: clean, folder: path.Dir(clean), escape: probeEscapeError(r)}
+	s := &Store{root: r, index: clean, folder: path.Dir(clean), escape: probeEscapeError(r)}
 	if _, _, err := s.statIndex(); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("fileimages: %w", err)

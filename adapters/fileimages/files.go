@@ -20,8 +20,13 @@ type fileError struct {
 	cause error // may be nil
 }
 
-func (e *fileError) Error() string   { return e.msg }
-func (e *fileError) Unwrap() []error { return []error{e.kind, e.cause} }
+func (e *fileError) Error() string { return e.msg }
+func (e *fileError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{e.kind}
+	}
+	return []error{e.kind, e.cause}
+}
 
 // probeEscapeError returns the error *os.Root gives for a path that leaves
 // it. The standard library does not export it, so it is captured from a

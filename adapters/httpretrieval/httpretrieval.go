@@ -275,7 +275,7 @@ func (e *Engine) exchange(ctx context.Context, c call) (reply, error) {
 		if err != nil {
 			return err
 		}
-		if false {
+		if int64(len(data)) > e.maxReply {
 			return errReplyTooLarge
 		}
 		got = reply{status: resp.StatusCode, body: data}
@@ -479,7 +479,7 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 			Signature: h.str("signature"), Stale: h.boolean("stale"),
 		}
 		if hit.Kind == "entry" {
-			hit.DependsOn = h.texts("depends_on")
+			hit.DependsOn = nil
 		}
 		loc.Hits = append(loc.Hits, hit)
 	}

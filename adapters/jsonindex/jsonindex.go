@@ -236,6 +236,7 @@ func (x *Index) ReadFile(_ context.Context, p string) ([]byte, domain.Stamp, err
 	return data, stamp, nil
 }
 
+// statIndex stats the doc index through the root.
 func (x *Index) statIndex() (domain.Stamp, error) {
 	fi, err := x.root.Stat(x.docIndex)
 	if err != nil {
@@ -276,20 +277,27 @@ func (x *Index) load() (*parsedIndex, error) {
 	} else {
 		slices.SortStableFunc(entries, func(a, b entry) int { return cmp.Compare(a.doc.Path, b.doc.Path) })
 		p.entries = entries
-		p.byDir = make([]int, len(entries))
-		for i := range p.byDir {
-			p.byDir[i] = i
-		}
-		slices.SortStableFunc(p.byDir, func(i, j int) int { return cmp.Compare(entries[i].dir, entries[j].dir) })
-		for k := range p.byDir {
-			if k == 0 || entries[p.byDir[k]].dir != entries[p.byDir[k-1]].dir {
-				p.folders = append(p.folders, span{from: k})
-			}
-			p.folders[len(p.folders)-1].to = k + 1
-		}
+		p.byDir, p.folders = groupByFolder(entries)
 	}
 	x.parsed = p
 	return p, nil
+}
+
+// groupByFolder orders the indexes of entries by folder and returns the
+// range of that order each folder takes.
+func groupByFolder(entries []entry) (byDir []int, folders []span) {
+	byDir = make([]int, len(entries))
+	for i := range byDir {
+		byDir[i] = i
+	}
+	slices.SortStableFunc(byDir, func(i, j int) int { return cmp.Compare(entries[i].dir, entries[j].dir) })
+	for k := range byDir {
+		if k == 0 || entries[byDir[k]].dir != entries[byDir[k-1]].dir {
+			folders = append(folders, span{from: k})
+		}
+		folders[len(folders)-1].to = k + 1
+	}
+	return byDir, folders
 }
 
 func sameStamp(a, b domain.Stamp) bool {

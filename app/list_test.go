@@ -1,0 +1,153 @@
+package app_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/librarian/librarian/adapters/fileimages"
+	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
+	"github.com/librarian/librarian/adapters/jsonindex"
+	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/domain"
+)
+
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files")
+	}
+}
+
+// checkGolden compares got with testdata/NAME, or rewrites it under -update.
+func checkListGolden(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", name)
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run with -update to accept):\n--- got\n%s\n--- want\n%s", file, got, want)
+	}
+}
+
+// jsonLibrary opens a json-convention library with the real adapters.
+func jsonLibrary(t testing.TB, root string) *app.Library {
+	t.Helper()
+	src, err := jsonindex.New(root, "index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := fileimages.New(root, "images/index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app.NewLibrary(src, goldmarkmarkdown.New(), img, app.DefaultLibraryConfig())
+}
+
+func intp(n int) *int { return &n }
+
+func TestListDocumentsGolden(t *testing.T) {
+	bundled := jsonLibrary(t, filepath.Join("..", "library"))
+	edge := jsonLibrary(t, filepath.Join("..", "testdata", "edge-library"))
+	for _, tc := range []struct {
+		name string
+		lib  *app.Library
+		req  app.ListRequest
+	}{
+		{"library-root", bundled, app.ListRequest{Scope: app.Scope{Root: ".", Depth: -1}}},
+		{"library-line-bounds", bundled, app.ListRequest{Scope: app.Scope{Root: ".", Depth: -1}, LineBounds: true}},
+		{"library-storage", bundled, app.ListRequest{Scope: app.Scope{Root: "backend/storage", Depth: -1}, LineBounds: true}},
+		{"library-section-depth-1", bundled, app.ListRequest{Scope: app.Scope{Root: "backend", Depth: -1}, LineBounds: true, SectionDepth: intp(1)}},
+		{"library-section-depth-0", bundled, app.ListRequest{Scope: app.Scope{Root: "", Depth: -1}, SectionDepth: intp(0)}},
+		{"library-tags", bundled, app.ListRequest{Scope: app.Scope{Root: "/", Tags: []string{"security", "onboarding"}, Depth: -1}}},
+		{"library-depth-1", bundled, app.ListRequest{Scope: app.Scope{Root: "backend/", Depth: 1}}},
+		{"edge-line-bounds", edge, app.ListRequest{Scope: app.Scope{Root: ".", Depth: -1}, LineBounds: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.lib.ListDocuments(context.Background(), tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkListGolden(t, filepath.Join("list", tc.name+".txt"), got)
+		})
+	}
+}
+
+func TestListDocumentsSeedExample(t *testing.T) {
+	lib := jsonLibrary(t, filepath.Join("..", "library"))
+	got, err := lib.ListDocuments(context.Background(), app.ListRequest{Scope: app.Scope{Root: "backend/storage", Depth: -1}, LineBounds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Seed 000's example, line for line (our sample library is written to match it).
+	want := []string{
+		"backend/storage/ (2 docs, ~351 tokens)",
+		"- caching [caching.md] ~226 tokens — Redis key conventions, invalidation with fan-out deletes, TTL rules · tags: backend, storage",
+		"sections, 38 lines:",
+		`§ _intro "Caching" L1–5`,
+		`§ key-conventions "Key conventions" L6–16`,
+		`§ invalidation "Invalidation" L17–34`,
+		`§ invalidation/fan-out-deletes "Fan-out deletes" L21–34`,
+		`§ ttl-rules "TTL rules" L35–38`,
+	}
+	lines := strings.Split(got, "\n")
+	if len(lines) < len(want) {
+		t.Fatalf("got %d lines, want at least %d:\n%s", len(lines), len(want), got)
+	}
+	for i, w := range want {
+		if lines[i] != w {
+			t.Errorf("line %d = %q, want %q", i+1, lines[i], w)
+		}
+	}
+}
+
+func TestListDocumentsUnknownRoot(t *testing.T) {
+	lib := jsonLibrary(t, filepath.Join("..", "library"))
+	for root, want := range map[string]string{
+		"nowhere":         "no folder 'nowhere' in the library; folders at the top: backend/, guides/",
+		"backend/nothing": "no folder 'backend/nothing' in the library; folders in 'backend/': backend/storage/",
+		"backend/auth.md": "'backend/auth.md' is a document",
+		"../outside":      "may not contain '..'",
+	} {
+		_, err := lib.ListDocuments(context.Background(), app.ListRequest{Scope: app.Scope{Root: root, Depth: -1}})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("root %q: err = %v, want it to contain %q", root, err, want)
+		}
+	}
+}
+
+func TestListDocumentsInvalidIndexFailsWithEveryProblem(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.json"), []byte(`{"documents": [
+		{"id": "a", "path": "/abs.md"},
+		{"id": "a", "path": "x\\y.md"},
+		{"path": "../up.md"}
+	]}`), 0o644)
+	os.MkdirAll(filepath.Join(dir, "images"), 0o755)
+	os.WriteFile(filepath.Join(dir, "images", "index.json"), []byte(`{"images": [{"id": "i", "file": "../x.png"}]}`), 0o644)
+	lib := jsonLibrary(t, dir)
+	_, err := lib.ListDocuments(context.Background(), app.ListRequest{Scope: app.Scope{Depth: -1}})
+	var ie *domain.IndexError
+	if !asIndexError(err, &ie) {
+		t.Fatalf("err = %v, want a *domain.IndexError", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"must be relative", "may not contain '\\'", "duplicate", "'id'", "'path' may not contain '..'", "images[0] (id 'i'): 'file' may not contain '..'"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+}

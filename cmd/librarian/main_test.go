@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// runCLI runs the program in-process with env, as a person would.
+func runCLI(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, func(k string) string { return env[k] }, io.NopCloser(strings.NewReader("")), nopWriteCloser{&stdout}, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestCommandLine(t *testing.T) {
+	lib := filepath.Join(repoRoot(t), "library")
+	edge := filepath.Join(repoRoot(t), "testdata", "edge-library")
+	bad := t.TempDir()
+	os.WriteFile(filepath.Join(bad, "index.json"), []byte(`{"documents": [{"id": "dots", "path": "../x.md"}, {"path": "a.md"}]}`), 0o644)
+	env := map[string]string{"LIBRARY_ROOT": lib}
+	for _, tc := range []struct {
+		name     string
+		env      map[string]string
+		args     []string
+		code     int
+		stdout   string // substring
+		stderr   string // substring
+		noStdout bool
+	}{
+		{name: "version", args: []string{"--version"}, stdout: "librarian 0.1.0"},
+		{name: "help", args: []string{"--help"}, stdout: "librarian check"},
+		{name: "command help", args: []string{"ls", "--help"}, stdout: "usage: librarian ls"},
+		{name: "check help", args: []string{"check", "--help"}, stdout: "usage: librarian check"},
+		{name: "ls", env: env, args: []string{"ls", "backend/storage", "--line-bounds"}, stdout: `§ invalidation/fan-out-deletes "Fan-out deletes" L21–34`},
+		{name: "ls root flag before command", args: []string{"--root", lib, "ls"}, stdout: "./ (4 docs, ~884 tokens)"},
+		{name: "ls docs-root after command", args: []string{"ls", "--docs-root", lib, "--section-depth", "0"}, stdout: "guides/ (1 doc, ~180 tokens)"},
+		{name: "check ok", env: env, args: []string{"check"}, stdout: "ok: 4 docs, no problems"},
+		{name: "check finds problems", args: []string{"--root", edge, "check"}, code: 1, stdout: "missing: documents[7] (id 'gone')"},
+		{name: "check invalid index", args: []string{"--root", bad, "check"}, code: 1, stdout: "documents[0] (id 'dots'): 'path' may not contain '..'"},
+		{name: "missing root", args: []string{"--root", "/nonexistent/lib", "ls"}, code: 2, stderr: `library root "/nonexistent/lib" does not exist`, noStdout: true},
+		{name: "unknown command", args: []string{"frobnicate"}, code: 2, stderr: `unknown command "frobnicate"`},
+		{name: "bad convention", env: map[string]string{"LIBRARY_CONVENTION": "xml"}, args: []string{"ls"}, code: 2, stderr: `convention "xml"`},
+		{name: "bad max image bytes", env: map[string]string{"LIBRARY_MAX_IMAGE_BYTES": "lots"}, args: []string{"ls"}, code: 2, stderr: "LIBRARY_MAX_IMAGE_BYTES"},
+		{name: "unknown folder", env: env, args: []string{"ls", "nowhere"}, code: 2, stderr: "no folder 'nowhere'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.env, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit code = %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, stdout, stderr)
+			}
+			if !strings.Contains(stdout, tc.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", tc.stdout, stdout)
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, stderr)
+			}
+			if tc.noStdout && stdout != "" {
+				t.Errorf("stdout should be empty, got %q", stdout)
+			}
+		})
+	}
+}
