@@ -154,11 +154,20 @@ type target struct {
 // resolveTargets turns selectors into docs, in select order; roots expand
 // in path order (the catalog's). Unknown docs and roots become notes.
 func (g *getCall) resolveTargets() []target {
-	byID := make(map[string]int, len(g.cat.Docs))
-	byPath := make(map[string]int, len(g.cat.Docs))
+	// One pass over the catalog finds every named doc, by id and by path.
+	byID, byPath := map[string]int{}, map[string]int{}
+	for _, s := range g.req.Select {
+		if !s.IsRoot {
+			byID[s.Doc], byPath[cleanDocPath(s.Doc)] = -1, -1
+		}
+	}
 	for i, d := range g.cat.Docs {
-		byID[d.ID] = i
-		byPath[d.Path] = i
+		if j, ok := byID[d.ID]; ok && j < 0 {
+			byID[d.ID] = i
+		}
+		if j, ok := byPath[d.Path]; ok && j < 0 {
+			byPath[d.Path] = i
+		}
 	}
 	var out []target
 	notedIndex := map[string]bool{} // catalog notes already passed on
@@ -184,11 +193,11 @@ func (g *getCall) resolveTargets() []target {
 			}
 			continue
 		}
-		if j, ok := byID[s.Doc]; ok {
+		if j := byID[s.Doc]; j >= 0 {
 			out = append(out, target{sel: i, doc: g.cat.Docs[j]})
 			continue
 		}
-		if j, ok := byPath[cleanDocPath(s.Doc)]; ok {
+		if j := byPath[cleanDocPath(s.Doc)]; j >= 0 {
 			out = append(out, target{sel: i, doc: g.cat.Docs[j]})
 			continue
 		}

@@ -290,10 +290,11 @@ func trimAround(line []byte, start, end int) string {
 // workers share it.
 //
 // Three ways to find hit lines, picked per doc:
-//   - literal: bytes.Index of lit over the content (or over its ASCII-lowered
-//     copy when folding), jumping to the next line after each hit. When
-//     exact, a literal hit is a hit; otherwise each line holding lit is
-//     checked with lineRe (lit is then a prefilter every match contains).
+//   - literals: bytes.Index of each of lits over the content (or over its
+//     ASCII-lowered copy when folding), taking the nearest, and jumping to
+//     the next line after each hit. When exact, a literal hit is a hit;
+//     otherwise each line holding one is checked with lineRe (the lits are
+//     then a prefilter: every match contains one of them).
 //   - scan: one leftmost-first pass of scanRe, the query in (?m) mode, over
 //     the whole content from each line start; a match that crosses a line
 //     break is checked again on its first line alone with lineRe.
@@ -303,14 +304,22 @@ type matcher struct {
 	mode     string
 	caseSens bool
 
-	lit      []byte // a literal every match contains; nil when there is none
-	litFold  bool   // lit is ASCII-lowered and looked for in the lowered copy
-	litKS    bool   // lit holds k or s, which U+212A and U+017F also fold to
-	litExact bool   // a line holding lit is a hit (string mode)
+	lits     []literal // every match contains one; nil when no such set is known
+	litExact bool      // a line holding the literal is a hit (string mode)
 
 	lineRe *regexp.Regexp // the query on one line alone: the truth
 	scanRe *regexp.Regexp // the query in (?m) mode over whole content; nil: per line
 }
+
+// literal is a string every match (or, in a set, some match) contains.
+type literal struct {
+	text []byte
+	fold bool // text is ASCII-lowered and looked for in the lowered copy
+	ks   bool // fold, and text holds k or s, which U+212A and U+017F also fold to
+}
+
+// maxLiterals bounds a prefilter set: past it, the regex scan is cheaper.
+const maxLiterals = 8
 
 func newMatcher(req SearchRequest) (*matcher, error) {
 	mode := req.Mode
@@ -322,6 +331,9 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 	}
 	if req.Query == "" {
 		return nil, fmt.Errorf("%w: 'query' is empty: give a string or a regex to look for", domain.ErrInvalidArgument)
+	}
+	invalid := func(err error) error {
+		return fmt.Errorf("%w: invalid regex %s: %v", domain.ErrInvalidArgument, quoteQuery(req.Query), err)
 	}
 	m := &matcher{mode: mode, caseSens: req.CaseSensitive}
 	flags := ""
@@ -335,45 +347,46 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 			return nil, fmt.Errorf("%w: 'query' %s holds a line break, but search matches within one line", domain.ErrInvalidArgument, quoteQuery(req.Query))
 		}
 		expr = regexp.QuoteMeta(req.Query)
-		switch {
-		case req.CaseSensitive:
-			m.lit, m.litExact = []byte(req.Query), true
-		case isASCII(req.Query):
-			m.lit, m.litExact, m.litFold = lowerASCII([]byte(req.Query)), true, true
+		if lit, ok := newLiteral([]rune(req.Query), !req.CaseSensitive); ok {
+			m.lits, m.litExact = []literal{lit}, true
 		}
 	case SearchRegex:
 		// Compile the query as given first, so an error quotes it as written.
 		if _, err := regexp.Compile(req.Query); err != nil {
-			return nil, fmt.Errorf("%w: invalid regex %s: %v", domain.ErrInvalidArgument, quoteQuery(req.Query), err)
+			return nil, invalid(err)
 		}
 		expr = req.Query
 		tree, err := syntax.Parse(flags+expr, syntax.Perl)
 		if err != nil {
-			return nil, fmt.Errorf("%w: invalid regex %s: %v", domain.ErrInvalidArgument, quoteQuery(req.Query), err)
+			return nil, invalid(err)
 		}
-		if runes, fold, ok := requiredLiteral(tree); ok {
-			s := string(runes)
-			switch {
-			case !fold:
-				m.lit = []byte(s)
-			case isASCII(s):
-				m.lit, m.litFold = lowerASCII([]byte(s)), true
-			}
-		}
-	}
-	if m.litFold {
-		m.litKS = bytes.ContainsAny(m.lit, "ks")
+		m.lits = requiredLiterals(tree)
 	}
 	var err error
 	if m.lineRe, err = regexp.Compile(flags + expr); err != nil {
-		return nil, fmt.Errorf("%w: invalid regex %s: %v", domain.ErrInvalidArgument, quoteQuery(req.Query), err)
+		return nil, invalid(err)
 	}
 	if tree, err := syntax.Parse("(?m)"+flags+expr, syntax.Perl); err == nil && !hasTextAnchor(tree) {
 		if m.scanRe, err = regexp.Compile("(?m)" + flags + expr); err != nil {
-			return nil, fmt.Errorf("%w: invalid regex %s: %v", domain.ErrInvalidArgument, quoteQuery(req.Query), err)
+			return nil, invalid(err)
 		}
 	}
 	return m, nil
+}
+
+// newLiteral makes a prefilter literal of runes, matched with folding when
+// fold is set. ok is false for a folded literal that is not ASCII: the
+// lowered copy only folds A-Z, so it cannot find one.
+func newLiteral(runes []rune, fold bool) (literal, bool) {
+	text := []byte(string(runes))
+	if !fold {
+		return literal{text: text}, len(text) > 0
+	}
+	if !isASCII(string(text)) {
+		return literal{}, false
+	}
+	lower := lowerASCII(text)
+	return literal{text: lower, fold: true, ks: bytes.ContainsAny(lower, "ks")}, len(text) > 0
 }
 
 // describe says how the query was matched, for the answer's first line.
@@ -384,28 +397,64 @@ func (m *matcher) describe() string {
 	return m.mode + ", case-insensitive"
 }
 
-// requiredLiteral finds a literal that every match of re contains: the
-// longest one a concatenation requires, looking through groups and
-// repetitions of at least one. ok is false when there is none (an
-// alternation, a class, an optional part).
-func requiredLiteral(re *syntax.Regexp) (lit []rune, fold, ok bool) {
+// requiredLiterals finds a set of literals such that every match of re
+// contains one of them, or nil. A literal is required by a concatenation
+// holding it, through groups and repetitions of at least one; an
+// alternation requires the union of its branches' sets. Of several
+// candidate sets the one whose shortest literal is longest wins (fewer
+// false candidates), then the smaller set.
+func requiredLiterals(re *syntax.Regexp) []literal {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return re.Rune, re.Flags&syntax.FoldCase != 0, len(re.Rune) > 0
+		if lit, ok := newLiteral(re.Rune, re.Flags&syntax.FoldCase != 0); ok {
+			return []literal{lit}
+		}
 	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiteral(re.Sub[0])
+		return requiredLiterals(re.Sub[0])
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
-			return requiredLiteral(re.Sub[0])
+			return requiredLiterals(re.Sub[0])
 		}
 	case syntax.OpConcat:
+		var best []literal
 		for _, sub := range re.Sub {
-			if l, f, o := requiredLiteral(sub); o && len(string(l)) > len(string(lit)) {
-				lit, fold, ok = l, f, true
+			if set := requiredLiterals(sub); set != nil && betterLiterals(set, best) {
+				best = set
 			}
 		}
+		return best
+	case syntax.OpAlternate:
+		var union []literal
+		for _, sub := range re.Sub {
+			set := requiredLiterals(sub)
+			if set == nil || len(union)+len(set) > maxLiterals {
+				return nil
+			}
+			union = append(union, set...)
+		}
+		return union
 	}
-	return lit, fold, ok
+	return nil
+}
+
+func betterLiterals(a, b []literal) bool {
+	if b == nil {
+		return true
+	}
+	if sa, sb := shortest(a), shortest(b); sa != sb {
+		return sa > sb
+	}
+	return len(a) < len(b)
+}
+
+func shortest(set []literal) int {
+	n := -1
+	for _, l := range set {
+		if n < 0 || len(l.text) < n {
+			n = len(l.text)
+		}
+	}
+	return n
 }
 
 // hasTextAnchor reports whether re uses \A or \z (or ^ and $ under (?-m)),
@@ -429,98 +478,151 @@ func hasTextAnchor(re *syntax.Regexp) bool {
 func (m *matcher) scan(p *parsedDoc, v *searchView, limit int, out *[]hit) int {
 	content := p.content
 	fm := p.structure.FrontmatterEnd
-	if fm >= len(v.starts) {
+	if limit == 0 || fm >= len(v.starts) {
 		return 0
 	}
-	pos := v.starts[fm] // the first body byte
-	from := fm          // hits lie after line from
-	n := 0
-	found := func(line, start, end int) bool {
-		n++
-		if out != nil {
-			*out = append(*out, hit{line: line, start: start, end: end})
-		}
-		return limit >= 0 && n >= limit
+	s := scanState{content: content, v: v, pos: v.starts[fm], from: fm, limit: limit, out: out}
+	switch {
+	case m.lits != nil && m.literalsUsable(v, content):
+		m.scanLiterals(&s)
+	case m.scanRe != nil:
+		m.scanRegex(&s)
+	default:
+		m.scanLines(&s)
 	}
-	if limit == 0 {
-		return 0
-	}
+	return s.n
+}
 
-	useLit, hay := m.lit != nil, content
-	if useLit && m.litFold {
-		hay = v.lowered(content)
-		// U+212A and U+017F fold to k and s but are not lowered in the
-		// copy: a doc holding one needs the regex for a query with k or s.
-		useLit = !m.litKS || !v.special
+// scanState is one doc's scan: where it is, and what it found.
+type scanState struct {
+	content []byte
+	v       *searchView
+	pos     int // the next byte to look at: always a line start
+	from    int // the line before pos (hits lie after it)
+	n       int
+	limit   int
+	out     *[]hit
+}
+
+// found records a hit and reports whether the limit is reached.
+func (s *scanState) found(line, start, end int) bool {
+	s.n++
+	if s.out != nil {
+		*s.out = append(*s.out, hit{line: line, start: start, end: end})
 	}
-	if useLit {
-		for pos < len(hay) {
-			i := bytes.Index(hay[pos:], m.lit)
-			if i < 0 {
-				break
-			}
-			off := pos + i
-			line := v.lineOf(off, from)
-			ls, le := v.bounds(line, content)
-			pos, from = le+1, line
-			if off+len(m.lit) > le {
-				// The literal runs past the line's end: it spans a line
-				// break, which no line holds. Look again from the next line.
-				continue
-			}
-			if m.litExact {
-				if found(line, off-ls, off-ls+len(m.lit)) {
-					break
-				}
-				continue
-			}
-			if loc := m.lineRe.FindIndex(content[ls:le]); loc != nil {
-				if found(line, loc[0], loc[1]) {
-					break
-				}
+	return s.limit >= 0 && s.n >= s.limit
+}
+
+// literalsUsable reports whether the lowered copy can stand in for
+// folding in this doc: U+212A and U+017F fold to k and s but are not
+// lowered in the copy, so a doc holding one needs the regex for a folded
+// literal with k or s.
+func (m *matcher) literalsUsable(v *searchView, content []byte) bool {
+	for _, l := range m.lits {
+		if l.fold {
+			v.lowered(content)
+			if l.ks && v.special {
+				return false
 			}
 		}
-		return n
 	}
+	return true
+}
 
-	if m.scanRe != nil {
-		for pos < len(content) {
-			loc := m.scanRe.FindIndex(content[pos:])
-			if loc == nil {
-				break
-			}
-			s, e := pos+loc[0], pos+loc[1]
-			line := v.lineOf(s, from)
-			ls, le := v.bounds(line, content)
-			pos, from = le+1, line
-			if s == len(content) && content[s-1] == '\n' {
-				break // an empty match after the final '\n': no line is there
-			}
-			if e <= le {
-				if found(line, s-ls, e-ls) {
-					break
-				}
+func (m *matcher) scanLiterals(s *scanState) {
+	content, v := s.content, s.v
+	// next[i] is where lits[i] next occurs at or after pos, -1 when it no
+	// longer does.
+	var nextBuf [maxLiterals]int
+	next := nextBuf[:len(m.lits)]
+	for i := range next {
+		next[i] = -2 // not looked for yet
+	}
+	for s.pos < len(content) {
+		off, width := -1, 0
+		for i, l := range m.lits {
+			if next[i] == -1 {
 				continue
 			}
-			// The match crosses a line break: the line alone decides.
-			if loc := m.lineRe.FindIndex(content[ls:le]); loc != nil {
-				if found(line, loc[0], loc[1]) {
-					break
+			if next[i] < s.pos {
+				hay := content
+				if l.fold {
+					hay = v.lower
+				}
+				if j := bytes.Index(hay[s.pos:], l.text); j >= 0 {
+					next[i] = s.pos + j
+				} else {
+					next[i] = -1
+					continue
 				}
 			}
+			if off < 0 || next[i] < off {
+				off, width = next[i], len(l.text)
+			}
 		}
-		return n
-	}
-
-	for line := fm + 1; line <= len(v.starts); line++ {
+		if off < 0 {
+			return
+		}
+		line := v.lineOf(off, s.from)
 		ls, le := v.bounds(line, content)
+		s.pos, s.from = le+1, line
+		if m.litExact {
+			if off+width > le {
+				// The literal runs past the line's end: a line break is in
+				// it, which no line holds. Look again from the next line.
+				continue
+			}
+			if s.found(line, off-ls, off-ls+width) {
+				return
+			}
+			continue
+		}
 		if loc := m.lineRe.FindIndex(content[ls:le]); loc != nil {
-			if found(line, loc[0], loc[1]) {
-				break
+			if s.found(line, loc[0], loc[1]) {
+				return
 			}
 		}
 	}
-	return n
+}
+
+func (m *matcher) scanRegex(s *scanState) {
+	content, v := s.content, s.v
+	for s.pos < len(content) {
+		loc := m.scanRe.FindIndex(content[s.pos:])
+		if loc == nil {
+			return
+		}
+		start, end := s.pos+loc[0], s.pos+loc[1]
+		if start == len(content) && content[start-1] == '\n' {
+			return // an empty match after the final '\n': no line is there
+		}
+		line := v.lineOf(start, s.from)
+		ls, le := v.bounds(line, content)
+		s.pos, s.from = le+1, line
+		if end <= le {
+			if s.found(line, start-ls, end-ls) {
+				return
+			}
+			continue
+		}
+		// The match crosses a line break: the line alone decides.
+		if loc := m.lineRe.FindIndex(content[ls:le]); loc != nil {
+			if s.found(line, loc[0], loc[1]) {
+				return
+			}
+		}
+	}
+}
+
+func (m *matcher) scanLines(s *scanState) {
+	for line := s.from + 1; line <= len(s.v.starts); line++ {
+		ls, le := s.v.bounds(line, s.content)
+		if loc := m.lineRe.FindIndex(s.content[ls:le]); loc != nil {
+			if s.found(line, loc[0], loc[1]) {
+				return
+			}
+		}
+	}
 }
 
 // ---------------------------------------------------------------------------

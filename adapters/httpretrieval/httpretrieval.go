@@ -479,7 +479,7 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 			Signature: h.str("signature"), Stale: h.boolean("stale"),
 		}
 		if hit.Kind == "entry" {
-			hit.DependsOn = nil
+			hit.DependsOn = h.texts("depends_on")
 		}
 		loc.Hits = append(loc.Hits, hit)
 	}

@@ -36,7 +36,7 @@ func engineUpdate() bool {
 // engineTiming shrinks the seed's waits and timeouts for tests.
 var engineTiming = httpretrieval.Options{
 	Waits:      []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond},
-	GetTimeout: 200 * time.Millisecond, PostTimeout: 300 * time.Millisecond, GuideTimeout: 100 * time.Millisecond,
+	GetTimeout: time.Second, PostTimeout: 2 * time.Second, GuideTimeout: time.Second,
 }
 
 // connectEngine serves the engine tool set, talking to the engine at url,
@@ -232,7 +232,7 @@ func TestEngineToolsFailures(t *testing.T) {
 		want         string
 	}{
 		{"slow", "GET", "/api/library/locate", retrievaltest.Stall(5 * time.Second), "librarian_locate", map[string]any{"query": "q"},
-			true, "engine too slow: the engine at " + fake.URL() + " gave no answer to GET /api/library/locate within 200ms (not retried; try again later)"},
+			true, "engine too slow: the engine at " + fake.URL() + " gave no answer to GET /api/library/locate within 1s (not retried; try again later)"},
 		{"status", "POST", "/api/library/ask", retrievaltest.JSON(503, map[string]any{"detail": "warming up"}), "librarian_ask", map[string]any{"query": "q"},
 			true, `engine answered 503 to POST /api/library/ask: {"detail":"warming up"}`},
 		{"error field", "POST", "/api/library/brief", retrievaltest.JSON(200, map[string]any{"error": "index is rebuilding"}), "librarian_brief", map[string]any{"task": "t"},

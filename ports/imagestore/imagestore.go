@@ -14,12 +14,14 @@ import (
 type Store interface {
 	// Images returns the image index, validated: a malformed index returns a
 	// *domain.IndexError listing every problem. A library without an image
-	// index has no images (an empty map, no error).
+	// index has no images (an empty map, no error). The map is the
+	// caller's: a store never reads or writes it again.
 	Images(ctx context.Context) (map[string]domain.Image, error)
 
 	// Read returns the bytes of image id. An unknown id wraps
 	// domain.ErrNotFound; a file that resolves outside the image index's
 	// folder wraps domain.ErrRefused; a file over maxBytes wraps
-	// domain.ErrTooLarge and is not read.
+	// domain.ErrTooLarge and is not read. maxBytes is a plain limit: 0
+	// admits only empty files, a negative value none.
 	Read(ctx context.Context, id string, maxBytes int64) ([]byte, error)
 }

@@ -307,7 +307,9 @@ func testConcurrent(t *testing.T, open openFunc) {
 				if err != nil || len(m) != len(imgs) || m[img.ID].Caption != img.Caption {
 					t.Errorf("concurrent Images() = %d images, %v; want %d with %q captioned %q", len(m), err, len(imgs), img.ID, img.Caption)
 				}
-				m[img.ID] = domain.Image{ID: "scribbled"} // a caller's copy: must not reach the store
+				if m != nil {
+					m[img.ID] = domain.Image{ID: "scribbled"} // the caller's copy: must not reach the store
+				}
 				got, err := s.Read(ctx, img.ID, noLimit)
 				if err != nil || !bytes.Equal(got, img.Bytes) {
 					t.Errorf("concurrent Read(%q) = %d bytes, %v; want its %d bytes", img.ID, len(got), err, len(img.Bytes))

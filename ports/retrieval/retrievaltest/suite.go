@@ -32,12 +32,13 @@ type Harness struct {
 // cannot.
 type NewEngine func(t *testing.T, h Harness) retrieval.Engine
 
-// The suite's timings: short, but far apart enough that a loaded machine
-// does not blur them.
+// The suite's timings: short, but long enough that an ordinary request on
+// a loaded two-core machine (race detector on) never hits them, and far
+// enough apart that the GET, POST and guidance timeouts cannot be confused.
 const (
-	getTimeout    = 300 * time.Millisecond
-	postTimeout   = 1200 * time.Millisecond
-	guideTimeout  = 150 * time.Millisecond
+	getTimeout    = 600 * time.Millisecond
+	postTimeout   = 1500 * time.Millisecond
+	guideTimeout  = 400 * time.Millisecond
 	maxReplyBytes = 64 << 10
 	stall         = 10 * time.Second // longer than every timeout: the client must give up first
 )
