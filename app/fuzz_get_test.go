@@ -320,13 +320,15 @@ func (w *fuzzWorld) explain(ans app.Answer) error {
 			if c.cursor < from || c.cursor > to || c.cursor > c.to {
 				return fmt.Errorf("%q at L%d", l, c.cursor)
 			}
-			for k := c.cursor; k <= min(to, c.to); k++ {
-				if used[c.path][k] {
-					return fmt.Errorf("%q covers L%d of %s, returned before", l, k, c.path)
-				}
-				used[c.path][k] = true
+			// The placeholder names the whole block; it stands for the
+			// block's lines of this run, which stops at lines returned before.
+			if used[c.path][c.cursor] {
+				return fmt.Errorf("%q at L%d of %s, returned before", l, c.cursor, c.path)
 			}
-			c.cursor = min(to, c.to) + 1
+			for c.cursor <= min(to, c.to) && !used[c.path][c.cursor] {
+				used[c.path][c.cursor] = true
+				c.cursor++
+			}
 		case returnedRE.MatchString(l):
 			m := returnedRE.FindStringSubmatch(l)
 			from, _ := strconv.Atoi(m[1])

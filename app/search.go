@@ -347,8 +347,9 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 			return nil, fmt.Errorf("%w: 'query' %s holds a line break, but search matches within one line", domain.ErrInvalidArgument, quoteQuery(req.Query))
 		}
 		expr = regexp.QuoteMeta(req.Query)
-		if lit, ok := newLiteral([]rune(req.Query), !req.CaseSensitive); ok {
-			m.lits, m.litExact = []literal{lit}, true
+		if lit, whole, ok := newLiteral([]rune(req.Query), !req.CaseSensitive); ok {
+			// A part of the query is only a prefilter: lineRe decides.
+			m.lits, m.litExact = []literal{lit}, whole
 		}
 	case SearchRegex:
 		// Compile the query as given first, so an error quotes it as written.
@@ -375,18 +376,34 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 }
 
 // newLiteral makes a prefilter literal of runes, matched with folding when
-// fold is set. ok is false for a folded literal that is not ASCII: the
-// lowered copy only folds A-Z, so it cannot find one.
-func newLiteral(runes []rune, fold bool) (literal, bool) {
-	text := []byte(string(runes))
-	if !fold {
-		return literal{text: text}, len(text) > 0
+// fold is set. The lowered copy only folds A-Z, so a folded literal with
+// other letters keeps only its longest ASCII run (whole is then false):
+// any line holding the literal holds that run. ok is false when nothing is
+// left.
+func newLiteral(runes []rune, fold bool) (lit literal, whole, ok bool) {
+	whole = true
+	if fold {
+		best, start := runes[:0], 0
+		for i := 0; i <= len(runes); i++ {
+			if i == len(runes) || runes[i] >= utf8.RuneSelf {
+				if i-start > len(best) {
+					best = runes[start:i]
+				}
+				start = i + 1
+			}
+		}
+		whole = len(best) == len(runes)
+		runes = best
 	}
-	if !isASCII(string(text)) {
-		return literal{}, false
+	text := []byte(string(runes))
+	if len(text) == 0 {
+		return literal{}, false, false
+	}
+	if !fold {
+		return literal{text: text}, whole, true
 	}
 	lower := lowerASCII(text)
-	return literal{text: lower, fold: true, ks: bytes.ContainsAny(lower, "ks")}, len(text) > 0
+	return literal{text: lower, fold: true, ks: bytes.ContainsAny(lower, "ks")}, whole, true
 }
 
 // describe says how the query was matched, for the answer's first line.
@@ -406,7 +423,7 @@ func (m *matcher) describe() string {
 func requiredLiterals(re *syntax.Regexp) []literal {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if lit, ok := newLiteral(re.Rune, re.Flags&syntax.FoldCase != 0); ok {
+		if lit, _, ok := newLiteral(re.Rune, re.Flags&syntax.FoldCase != 0); ok {
 			return []literal{lit}
 		}
 	case syntax.OpCapture, syntax.OpPlus:

@@ -37,7 +37,7 @@ const (
 	benchRare                                  = "zanzibar" // in ~1 doc in 1,000, body only
 	benchCommon                                = "service"  // in most docs, many lines
 	benchRegex                                 = `\w+_token_id\b`
-	benchRegexNoLiteral                        = `[a-z]+-[0-9]{4}\b`
+	benchRegexNoLiteral                        = `\b[0-9]{4}\b`
 	benchVersion                               = "v1"
 )
 

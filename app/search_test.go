@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"runtime"
 	"slices"
 	"strings"
@@ -328,7 +329,8 @@ func TestMatcherAgainstReference(t *testing.T) {
 		queries = append(queries, q{s, SearchString, false}, q{s, SearchString, true})
 	}
 	for _, s := range []string{`^token$`, `\Atoken`, `token\z`, `\s+`, `(?s)a.*b`, `refresh\s+token`, `^$`, `a*`, `\btok\w*`,
-		`(?i)KELVIN`, `k`, `[kK]elvin`, `x\ny`, `(foo|token)s?`, `$`, `^`, `\w+_id\b`, `T(oken)+`, `(?-m)^ab$`, `é+`, `caf.`, `o\r$`, `x{3,}token`} {
+		`(?i)KELVIN`, `k`, `[kK]elvin`, `x\ny`, `(foo|token)s?`, `$`, `^`, `\w+_id\b`, `T(oken)+`, `(?-m)^ab$`, `é+`, `caf.`, `o\r$`, `x{3,}token`,
+		`token|stop`, `caf|kelvin`, `ab|ba`, `é|x`, `(?-i:Token)|here`, `re(fresh|token)`} {
 		queries = append(queries, q{s, SearchRegex, false}, q{s, SearchRegex, true})
 	}
 	for _, d := range docs {
@@ -472,6 +474,7 @@ func TestMatcherRandomized(t *testing.T) {
 		{"é", SearchString}, {"a b", SearchString}, {"-", SearchString},
 		{`a+b`, SearchRegex}, {`^a`, SearchRegex}, {`b$`, SearchRegex}, {`\bk\b`, SearchRegex}, {`(?s)a.b`, SearchRegex},
 		{`a\s+b`, SearchRegex}, {`\Ab`, SearchRegex}, {`[ks]{2}`, SearchRegex}, {`^$`, SearchRegex}, {`é|É`, SearchRegex},
+		{`ab|ba`, SearchRegex}, {`k|s`, SearchRegex}, {`a b|-`, SearchRegex}, {`(?-i:A)|b`, SearchRegex},
 	}
 	for iter := 0; iter < 300; iter++ {
 		var b strings.Builder
@@ -500,6 +503,48 @@ func TestMatcherRandomized(t *testing.T) {
 					t.Fatalf("%s %q (case-sensitive %v, frontmatter to L%d) in %q: got lines %v, want %v", q.mode, q.query, cs, fm, content, got, want)
 				}
 			}
+		}
+	}
+}
+
+func TestRequiredLiterals(t *testing.T) {
+	tests := []struct {
+		expr string
+		want string // the set's texts joined by |, folded ones marked with ~; "" for none
+	}{
+		{`token`, "token"},
+		{`(?i)Token`, "~token"},
+		{`\w+_token_id\b`, "_token_id"},
+		{`(?i)\w+_Token_ID\b`, "~_token_id"},
+		{`refresh|rotation`, "efresh|otation"},
+		{`(?i)refresh|rotation`, "~efresh|~otation"},
+		{`foo|[0-9]+`, ""},
+		{`colou?r`, "colo"},
+		{`(ab)+c?`, "ab"},
+		{`(ab)*c`, "c"},
+		{`x{0,3}yz`, "yz"},
+		{`[a-z]+-[0-9]{4}`, "-"},
+		{`\b[0-9]{4}\b`, ""},
+		{`(?i)café`, "~caf"},
+		{`(?i)école`, "~cole"},
+		{`(?i)é`, ""},
+		{`a|b|c|d|e|f|g|h|i`, ""},
+	}
+	for _, tc := range tests {
+		tree, err := syntax.Parse(tc.expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, l := range requiredLiterals(tree) {
+			mark := ""
+			if l.fold {
+				mark = "~"
+			}
+			parts = append(parts, mark+string(l.text))
+		}
+		if got := strings.Join(parts, "|"); got != tc.want {
+			t.Errorf("requiredLiterals(%s) = %q, want %q", tc.expr, got, tc.want)
 		}
 	}
 }

@@ -92,7 +92,11 @@ type IndexError struct {
 
 func (e *IndexError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s is invalid (%d problem", e.File, len(e.Problems))
+	verb := "is"
+	if strings.Contains(e.File, " and ") {
+		verb = "are"
+	}
+	fmt.Fprintf(&b, "%s %s invalid (%d problem", e.File, verb, len(e.Problems))
 	if len(e.Problems) != 1 {
 		b.WriteString("s")
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -171,15 +172,14 @@ func parseSelector(raw json.RawMessage) (Selector, error) {
 
 func parseLines(raw json.RawMessage) (LineRange, error) {
 	bad := fmt.Errorf("'lines' must be two positive integers [from, to] with from <= to, got %s", abbreviate(string(raw)))
-	var nums []json.Number
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&nums); err != nil || len(nums) != 2 {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil || len(items) != 2 {
 		return LineRange{}, bad
 	}
 	var v [2]int
-	for i, n := range nums {
-		x, err := n.Int64()
+	for i, item := range items {
+		// Only a JSON integer token: no strings, fractions or exponents.
+		x, err := strconv.ParseInt(string(bytes.TrimSpace(item)), 10, 64)
 		if err != nil || x < 1 || x > 1<<31 {
 			return LineRange{}, bad
 		}

@@ -351,11 +351,26 @@ func testReplies(t *testing.T, newEngine NewEngine) {
 			method, path string
 			call         func(retrieval.Engine) error
 		}{
-			{"POST", "/api/library/brief", func(e retrieval.Engine) error { _, err := e.Brief(ctx, domain.BriefQuery{Task: "t", Tags: sessionOnly}); return err }},
-			{"POST", "/api/library/ask", func(e retrieval.Engine) error { _, err := e.Ask(ctx, domain.AskQuery{Query: "q", Tags: sessionOnly}); return err }},
-			{"POST", "/api/library/tell", func(e retrieval.Engine) error { _, err := e.Tell(ctx, domain.Tell{Subject: "s", Info: "i", Tags: sessionOnly}); return err }},
-			{"POST", "/api/library/gap", func(e retrieval.Engine) error { _, err := e.Gap(ctx, domain.Gap{Subject: "s", Missing: "m", Tags: sessionOnly}); return err }},
-			{"GET", "/api/library/locate", func(e retrieval.Engine) error { _, err := e.Locate(ctx, domain.LocateQuery{Query: "q", Tags: sessionOnly}); return err }},
+			{"POST", "/api/library/brief", func(e retrieval.Engine) error {
+				_, err := e.Brief(ctx, domain.BriefQuery{Task: "t", Tags: sessionOnly})
+				return err
+			}},
+			{"POST", "/api/library/ask", func(e retrieval.Engine) error {
+				_, err := e.Ask(ctx, domain.AskQuery{Query: "q", Tags: sessionOnly})
+				return err
+			}},
+			{"POST", "/api/library/tell", func(e retrieval.Engine) error {
+				_, err := e.Tell(ctx, domain.Tell{Subject: "s", Info: "i", Tags: sessionOnly})
+				return err
+			}},
+			{"POST", "/api/library/gap", func(e retrieval.Engine) error {
+				_, err := e.Gap(ctx, domain.Gap{Subject: "s", Missing: "m", Tags: sessionOnly})
+				return err
+			}},
+			{"GET", "/api/library/locate", func(e retrieval.Engine) error {
+				_, err := e.Locate(ctx, domain.LocateQuery{Query: "q", Tags: sessionOnly})
+				return err
+			}},
 			{"GET", "/api/library/depends", func(e retrieval.Engine) error { _, err := e.Depends(ctx, "x"); return err }},
 		} {
 			t.Run(ep.path, func(t *testing.T) {
