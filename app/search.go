@@ -605,19 +605,35 @@ func (m *matcher) scanLiterals(s *scanState) {
 func (m *matcher) scanRegex(s *scanState) {
 	content, v := s.content, s.v
 	for s.pos < len(content) {
-		loc := m.scanRe.FindIndex(content[s.pos:])
-		if loc == nil {
-			return
+		// Match within a window of whole lines: a match inside one line is
+		// the same in the window as in the whole content, and Go's regexp
+		// costs time in proportion to its input on each call (the
+		// backtracker clears a bitmap that size), so a call after each hit
+		// over all the rest of a long doc would make many hits quadratic.
+		end := len(content)
+		if s.pos+regexWindow < end {
+			if i := bytes.IndexByte(content[s.pos+regexWindow:], '\n'); i >= 0 {
+				end = s.pos + regexWindow + i
+			}
 		}
-		start, end := s.pos+loc[0], s.pos+loc[1]
+		loc := m.scanRe.FindIndex(content[s.pos:end])
+		if loc == nil {
+			if end == len(content) {
+				return
+			}
+			s.from = v.lineOf(end, s.from)
+			s.pos = end + 1
+			continue
+		}
+		start, stop := s.pos+loc[0], s.pos+loc[1]
 		if start == len(content) && content[start-1] == '\n' {
 			return // an empty match after the final '\n': no line is there
 		}
 		line := v.lineOf(start, s.from)
 		ls, le := v.bounds(line, content)
 		s.pos, s.from = le+1, line
-		if end <= le {
-			if s.found(line, start-ls, end-ls) {
+		if stop <= le {
+			if s.found(line, start-ls, stop-ls) {
 				return
 			}
 			continue
@@ -630,6 +646,10 @@ func (m *matcher) scanRegex(s *scanState) {
 		}
 	}
 }
+
+// regexWindow is about how many bytes of whole lines a regex scan reads per
+// call (see scanRegex).
+var regexWindow = 512
 
 func (m *matcher) scanLines(s *scanState) {
 	for line := s.from + 1; line <= len(s.v.starts); line++ {

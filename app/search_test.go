@@ -333,33 +333,37 @@ func TestMatcherAgainstReference(t *testing.T) {
 		`token|stop`, `caf|kelvin`, `ab|ba`, `é|x`, `(?-i:Token)|here`, `re(fresh|token)`} {
 		queries = append(queries, q{s, SearchRegex, false}, q{s, SearchRegex, true})
 	}
-	for _, d := range docs {
-		p := &parsedDoc{content: []byte(d.content), structure: domain.Structure{FrontmatterEnd: d.fm}}
-		for _, qq := range queries {
-			m, err := newMatcher(SearchRequest{Query: qq.query, Mode: qq.mode, CaseSensitive: qq.cs})
-			if err != nil {
-				t.Fatalf("newMatcher(%q): %v", qq.query, err)
-			}
-			var hits []hit
-			n := m.scan(p, viewOf(p), -1, &hits)
-			var got []int
-			for _, h := range hits {
-				got = append(got, h.line)
-				line := viewOf(p).line(p.content, h.line)
-				if h.start < 0 || h.end > len(line) || h.start > h.end {
-					t.Errorf("%q in %q: hit %+v outside its line %q", qq.query, d.content, h, line)
-				} else if !m.lineRe.Match(line[h.start:]) {
-					t.Errorf("%q in %q: hit %+v does not start a match in %q", qq.query, d.content, h, line)
+	defer func(w int) { regexWindow = w }(regexWindow)
+	for _, window := range []int{1, 3, 40, 1024} {
+		regexWindow = window
+		for _, d := range docs {
+			p := &parsedDoc{content: []byte(d.content), structure: domain.Structure{FrontmatterEnd: d.fm}}
+			for _, qq := range queries {
+				m, err := newMatcher(SearchRequest{Query: qq.query, Mode: qq.mode, CaseSensitive: qq.cs})
+				if err != nil {
+					t.Fatalf("newMatcher(%q): %v", qq.query, err)
 				}
-			}
-			want := referenceLines(d.content, d.fm, qq.query, qq.mode, qq.cs)
-			if n != len(got) || !slices.Equal(got, want) {
-				t.Errorf("%s %q (case-sensitive %v) in %q: got lines %v (count %d), want %v", qq.mode, qq.query, qq.cs, d.content, got, n, want)
-			}
-			if len(want) > 1 {
-				var first []hit
-				if k := m.scan(p, viewOf(p), 1, &first); k != 1 || first[0].line != want[0] {
-					t.Errorf("%q in %q with limit 1: got %d hits %+v, want line %d", qq.query, d.content, k, first, want[0])
+				var hits []hit
+				n := m.scan(p, viewOf(p), -1, &hits)
+				var got []int
+				for _, h := range hits {
+					got = append(got, h.line)
+					line := viewOf(p).line(p.content, h.line)
+					if h.start < 0 || h.end > len(line) || h.start > h.end {
+						t.Errorf("%q in %q: hit %+v outside its line %q", qq.query, d.content, h, line)
+					} else if !m.lineRe.Match(line[h.start:]) {
+						t.Errorf("%q in %q: hit %+v does not start a match in %q", qq.query, d.content, h, line)
+					}
+				}
+				want := referenceLines(d.content, d.fm, qq.query, qq.mode, qq.cs)
+				if n != len(got) || !slices.Equal(got, want) {
+					t.Errorf("%s %q (case-sensitive %v, window %d) in %q: got lines %v (count %d), want %v", qq.mode, qq.query, qq.cs, window, d.content, got, n, want)
+				}
+				if len(want) > 1 {
+					var first []hit
+					if k := m.scan(p, viewOf(p), 1, &first); k != 1 || first[0].line != want[0] {
+						t.Errorf("%q in %q with limit 1: got %d hits %+v, want line %d", qq.query, d.content, k, first, want[0])
+					}
 				}
 			}
 		}
@@ -476,7 +480,10 @@ func TestMatcherRandomized(t *testing.T) {
 		{`a\s+b`, SearchRegex}, {`\Ab`, SearchRegex}, {`[ks]{2}`, SearchRegex}, {`^$`, SearchRegex}, {`é|É`, SearchRegex},
 		{`ab|ba`, SearchRegex}, {`k|s`, SearchRegex}, {`a b|-`, SearchRegex}, {`(?-i:A)|b`, SearchRegex},
 	}
+	defer func(w int) { regexWindow = w }(regexWindow)
 	for iter := 0; iter < 300; iter++ {
+		// Small regex windows, so window edges fall everywhere.
+		regexWindow = []int{1, 5, 16, 1024}[iter%4]
 		var b strings.Builder
 		for n := rng.IntN(200); n > 0; n-- {
 			b.WriteString(alphabet[rng.IntN(len(alphabet))])
@@ -546,5 +553,31 @@ func TestRequiredLiterals(t *testing.T) {
 		if got := strings.Join(parts, "|"); got != tc.want {
 			t.Errorf("requiredLiterals(%s) = %q, want %q", tc.expr, got, tc.want)
 		}
+	}
+}
+
+// TestSearchNotesUnreadableDocs: a doc whose file is missing is not
+// searched, and a Notes block says so (here the index source's note); the
+// others still answer.
+func TestSearchNotesUnreadableDocs(t *testing.T) {
+	dir := t.TempDir()
+	index := `{"documents": [
+  {"id": "gone", "path": "gone.md", "title": "Gone", "summary": "", "approx_tokens": 1},
+  {"id": "here", "path": "here.md", "title": "Here", "summary": "", "approx_tokens": 1}
+]}`
+	for name, text := range map[string]string{"index.json": index, "here.md": "# Here\n\nA needle.\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib := openSearchLibrary(t, "json", dir)
+	got, err := lib.SearchDocuments(context.Background(), SearchRequest{Query: "needle", Scope: Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `1 hit in 1 of 1 doc for "needle" (string, case-insensitive)` + "\n\n" +
+		"here (here.md)\nL3 § _intro: A needle.\n\nNotes:\n- missing: documents[0] (id 'gone'): file 'gone.md' not found"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -267,7 +267,7 @@ func (ix *Index) ReadFile(ctx context.Context, p string) ([]byte, domain.Stamp, 
 	if err := checkRegular(p, info); err != nil {
 		return nil, domain.Stamp{}, err
 	}
-	f, err := ix.root.Open(p)
+	f, err := ix.root.OpenFile(p, openFlags, 0)
 	if err != nil {
 		return nil, domain.Stamp{}, ix.translate(p, err)
 	}

@@ -81,15 +81,18 @@ func parseMeta(src []byte) meta {
 		lang = sub[1]
 		formats = []*frontmatter.Format{frontmatter.NewFormat(opening, "---", captureBlock)}
 	}
+	// adrg/frontmatter copies all it is given; give it only the lines up
+	// to the block's closing one, and take the body from src.
+	head := src[:blockEnd(src)]
 	var b block
-	body, err := frontmatter.Parse(bytes.NewReader(src), &b, formats...)
+	rest, err := frontmatter.Parse(bytes.NewReader(head), &b, formats...)
 	if err != nil {
 		// Only an I/O error can get here, and a bytes.Reader has none.
 		m.problems = append(m.problems, fmt.Sprintf("frontmatter could not be read (%v)", err))
 		m.heading = firstHeading(src)
 		return m
 	}
-	m.heading = firstHeading(body)
+	m.heading = firstHeading(src[len(head)-len(rest):])
 	switch {
 	case lang != "" && b.found:
 		m.problems = append(m.problems, fmt.Sprintf("'---%s' frontmatter (line %d) is never executed or read: only YAML frontmatter ('---') is; served without its title, summary and tags", lang, openingLine))
@@ -220,6 +223,29 @@ func (m *meta) decode(data []byte, openingLine int) {
 			m.problems = append(m.problems, bad.what)
 		}
 	}
+}
+
+// blockEnd returns the length of src up to and including the first line,
+// after the first, that reads "---" once trimmed (the closing line as
+// adrg/frontmatter finds it), or len(src) when there is none.
+func blockEnd(src []byte) int {
+	i := bytes.IndexByte(src, '\n')
+	for i >= 0 {
+		start := i + 1
+		end := len(src)
+		next := bytes.IndexByte(src[start:], '\n')
+		if next >= 0 {
+			end = start + next + 1
+		}
+		if string(bytes.TrimSpace(src[start:end])) == "---" {
+			return end
+		}
+		if next < 0 {
+			break
+		}
+		i = start + next
+	}
+	return len(src)
 }
 
 // firstLine returns the first line of src without its line end and

@@ -112,7 +112,7 @@ func folderName(dir string) string {
 func (ix *Index) readMeta(root *os.Root, name string) (*cached, error) {
 	ix.metaReads.Add(1)
 	readAt := time.Now()
-	f, err := root.Open(name)
+	f, err := root.OpenFile(name, openFlags, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -92,7 +92,6 @@ type Engine struct {
 	get      *retryablehttp.Client
 	post     *retryablehttp.Client
 	guide    *retryablehttp.Client
-	timeouts map[*retryablehttp.Client]time.Duration
 	maxReply int64
 }
 
@@ -127,7 +126,12 @@ func New(opts Options) (*Engine, error) {
 	if transport == nil {
 		dial := orDefault(opts.DialTimeout, defaultDialTimeout)
 		dial = min(dial, getTimeout/2, postTimeout/2, guideTimeout/2)
-		t := http.DefaultTransport.(*http.Transport).Clone()
+		t, ok := http.DefaultTransport.(*http.Transport)
+		if ok {
+			t = t.Clone()
+		} else { // replaced by someone else: start from the standard settings
+			t = &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConns: 100, IdleConnTimeout: 90 * time.Second}
+		}
 		t.DialContext = (&net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}).DialContext
 		transport = t
 	}
@@ -143,7 +147,6 @@ func New(opts Options) (*Engine, error) {
 		guide:    newClient(transport, guideTimeout, nil, log),
 		maxReply: maxReply,
 	}
-	e.timeouts = map[*retryablehttp.Client]time.Duration{e.get: getTimeout, e.post: postTimeout, e.guide: guideTimeout}
 	return e, nil
 }
 
@@ -166,6 +169,9 @@ func newClient(transport http.RoundTripper, timeout time.Duration, waits []time.
 		RetryMax:   len(waits),
 		CheckRetry: retryConnectionFailures,
 		Backoff: func(_, _ time.Duration, attempt int, _ *http.Response) time.Duration {
+			if len(waits) == 0 { // RetryMax is 0 then: never called
+				return 0
+			}
 			wait := waits[min(attempt, len(waits)-1)]
 			if log != nil {
 				log.Warn("engine connection failed, retrying", "attempt", attempt+1, "wait", wait)
@@ -307,7 +313,7 @@ func (e *Engine) failure(ctx context.Context, c call, err error) error {
 			domain.ErrEngineUnreachable, e.base, c.endpoint(), times(attempts), cause(err))
 	case isTimeout(err):
 		return fmt.Errorf("%w: the engine at %s gave no answer to %s within %s (not retried; try again later)",
-			domain.ErrEngineSlow, e.base, c.endpoint(), e.timeouts[c.client])
+			domain.ErrEngineSlow, e.base, c.endpoint(), c.client.HTTPClient.Timeout)
 	default:
 		return fmt.Errorf("%w at %s: %s failed (%s)", domain.ErrEngineUnreachable, e.base, c.endpoint(), cause(err))
 	}
@@ -468,6 +474,7 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 	if err != nil {
 		return domain.Locations{}, err
 	}
+	o.require("hits")
 	loc := domain.Locations{Source: o.str("source"), ExcludedHits: o.integer("excluded_hits"), Footer: o.str("footer")}
 	for i, item := range o.list("hits") {
 		h := o.item("hits", i, item)
@@ -491,6 +498,9 @@ func (e *Engine) Depends(ctx context.Context, entryID string) (domain.Dependenci
 	o, err := e.object(ctx, call{client: e.get, method: http.MethodGet, path: "/api/library/depends", query: url.Values{"eid": {entryID}}})
 	if err != nil {
 		return domain.Dependencies{}, err
+	}
+	if !o.has("dependents") && !o.has("depends_on") {
+		o.setErr(fmt.Errorf("%w: the reply to %s has neither 'dependents' nor 'depends_on'", domain.ErrEngineReply, o.endpoint))
 	}
 	d := domain.Dependencies{Dependents: o.texts("dependents"), DependsOn: o.texts("depends_on")}
 	return result(d, o)
@@ -615,6 +625,7 @@ func (e *Engine) ClearGuide(ctx context.Context, session string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	o.require("cleared")
 	cleared := o.boolean("cleared")
 	return result(cleared, o)
 }
@@ -806,6 +817,13 @@ func (o *object) str(name string) string {
 	default:
 		o.fail(name, "a string", v)
 		return ""
+	}
+}
+
+// require notes a field the reply must carry (null counts as missing).
+func (o *object) require(name string) {
+	if !o.has(name) {
+		o.setErr(fmt.Errorf("%w: the reply to %s has no '%s'", domain.ErrEngineReply, o.endpoint, o.field(name)))
 	}
 }
 

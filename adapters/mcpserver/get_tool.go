@@ -1,10 +1,14 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,14 +17,80 @@ import (
 	"github.com/librarian/librarian/domain"
 )
 
-// getDocumentsArgs are get_documents' arguments. Each `select` item is a
-// string or an object, which a Go type cannot say: the items stay raw and
-// domain.ParseSelectors reads them; the schema below says it for clients.
+// getDocumentsArgs are get_documents' arguments, with the defaults filled in.
 type getDocumentsArgs struct {
-	Select        []json.RawMessage `json:"select"`
-	IncludeImages bool              `json:"include_images"`
-	IncludeCode   bool              `json:"include_code"`
-	MaxTokens     *int              `json:"max_tokens,omitempty"`
+	Select        []json.RawMessage
+	IncludeImages bool
+	IncludeCode   bool
+	MaxTokens     int
+}
+
+// getDocumentsFields are get_documents' argument names.
+var getDocumentsFields = []string{"select", "include_images", "include_code", "max_tokens"}
+
+// readGetDocumentsArgs reads get_documents' raw arguments. The input
+// schema tells clients the same rules, but the SDK's schema errors cannot
+// say which select item is wrong or what was meant ("did you mean
+// 'sections'?"), so the tool checks its arguments itself and each
+// selector is read by domain.ParseSelectors.
+func readGetDocumentsArgs(raw json.RawMessage, defaultMaxTokens int) (getDocumentsArgs, error) {
+	in := getDocumentsArgs{IncludeCode: true, MaxTokens: defaultMaxTokens}
+	var fields map[string]json.RawMessage
+	if len(bytes.TrimSpace(raw)) > 0 && string(bytes.TrimSpace(raw)) != "null" {
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return in, fmt.Errorf("%w: the arguments must be an object with 'select': %v", domain.ErrInvalidArgument, err)
+		}
+	}
+	var unknown []string
+	for name := range fields {
+		if !slices.Contains(getDocumentsFields, name) {
+			unknown = append(unknown, fmt.Sprintf("'%s'", name))
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return in, fmt.Errorf("%w: unknown argument %s: get_documents takes %s (a selector's own fields go inside a 'select' object)",
+			domain.ErrInvalidArgument, strings.Join(unknown, ", "), strings.Join(getDocumentsFields, ", "))
+	}
+	sel, ok := fields["select"]
+	if !ok || string(sel) == "null" {
+		return in, fmt.Errorf("%w: 'select' is missing: a list of doc ids, paths and selector objects", domain.ErrInvalidArgument)
+	}
+	if err := json.Unmarshal(sel, &in.Select); err != nil {
+		return in, fmt.Errorf("%w: 'select' must be a list of doc ids, paths and selector objects, got %s", domain.ErrInvalidArgument, abbreviate(sel))
+	}
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"include_images", &in.IncludeImages}, {"include_code", &in.IncludeCode}} {
+		if v, ok := fields[b.name]; ok && string(v) != "null" {
+			if err := json.Unmarshal(v, b.dst); err != nil {
+				return in, fmt.Errorf("%w: '%s' must be true or false, got %s", domain.ErrInvalidArgument, b.name, abbreviate(v))
+			}
+		}
+	}
+	if v, ok := fields["max_tokens"]; ok && string(v) != "null" {
+		var n json.Number
+		d := json.NewDecoder(bytes.NewReader(v))
+		d.UseNumber()
+		i, err := int64(0), d.Decode(&n)
+		if err == nil {
+			i, err = n.Int64()
+		}
+		if err != nil || i < 0 || i > math.MaxInt32 {
+			return in, fmt.Errorf("%w: 'max_tokens' must be an integer, 0 (no limit) or more, got %s", domain.ErrInvalidArgument, abbreviate(v))
+		}
+		in.MaxTokens = int(i)
+	}
+	return in, nil
+}
+
+func abbreviate(raw json.RawMessage) string {
+	s := string(raw)
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
 }
 
 const getDocumentsDescription = "Fetch library content: everything relevant in ONE call. `select` mixes, in the order " +
@@ -87,28 +157,40 @@ func getDocumentsSchema(maxAnswerTokens int) *jsonschema.Schema {
 	}
 }
 
-// addGetDocuments registers get_documents.
+// addGetDocuments registers get_documents. It is added untyped: its
+// arguments are read by readGetDocumentsArgs, which words every mistake
+// for the agent, while the input schema describes them to clients.
 func addGetDocuments(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
-	mcp.AddTool(srv, &mcp.Tool{
+	defaultMax := lib.Config().MaxAnswerTokens
+	srv.AddTool(&mcp.Tool{
 		Name:        "get_documents",
 		Description: getDocumentsDescription,
 		Annotations: readOnly("Get documents"),
-		InputSchema: getDocumentsSchema(lib.Config().MaxAnswerTokens),
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in getDocumentsArgs) (*mcp.CallToolResult, any, error) {
+		InputSchema: getDocumentsSchema(defaultMax),
+	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fail := func(err error) (*mcp.CallToolResult, error) {
+			res := &mcp.CallToolResult{}
+			res.SetError(toolError(logger, "get_documents", err))
+			return res, nil
+		}
+		in, err := readGetDocumentsArgs(req.Params.Arguments, defaultMax)
+		if err != nil {
+			return fail(err)
+		}
 		selectors, err := domain.ParseSelectors(in.Select)
 		if err != nil {
-			return nil, nil, toolError(logger, "get_documents", err)
+			return fail(err)
 		}
 		ans, err := lib.GetDocuments(ctx, app.GetRequest{
 			Select:        selectors,
 			IncludeImages: in.IncludeImages,
 			IncludeCode:   in.IncludeCode,
-			MaxTokens:     in.MaxTokens,
+			MaxTokens:     &in.MaxTokens,
 		})
 		if err != nil {
-			return nil, nil, toolError(logger, "get_documents", err)
+			return fail(err)
 		}
-		return answerResult(ans), nil, nil
+		return answerResult(ans), nil
 	})
 }
 

@@ -46,6 +46,7 @@ func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 		return text(out), nil, nil
 	})
 	addSearchTools(srv, lib, logger)
+	addGetDocuments(srv, lib, logger)
 }
 
 func derefOr(p *int, def int) int {

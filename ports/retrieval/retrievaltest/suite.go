@@ -36,9 +36,9 @@ type NewEngine func(t *testing.T, h Harness) retrieval.Engine
 // a loaded two-core machine (race detector on) never hits them, and far
 // enough apart that the GET, POST and guidance timeouts cannot be confused.
 const (
-	getTimeout    = 600 * time.Millisecond
-	postTimeout   = 1500 * time.Millisecond
-	guideTimeout  = 400 * time.Millisecond
+	getTimeout    = 700 * time.Millisecond
+	postTimeout   = 3 * time.Second
+	guideTimeout  = 500 * time.Millisecond
 	maxReplyBytes = 64 << 10
 	stall         = 10 * time.Second // longer than every timeout: the client must give up first
 )
@@ -413,6 +413,15 @@ func testMalformed(t *testing.T, newEngine NewEngine) {
 		{"not an object", "POST", "/api/library/brief", Raw(200, `"just text"`), brief, []string{"POST /api/library/brief", "not a JSON object"}},
 		{"missing brief", "POST", "/api/library/brief", JSON(200, map[string]any{"summary": "x"}), brief, []string{"POST /api/library/brief", "'brief'"}},
 		{"brief of wrong type", "POST", "/api/library/brief", JSON(200, map[string]any{"brief": 42}), brief, []string{"POST /api/library/brief", "'brief'"}},
+		{"hits missing", "GET", "/api/library/locate", JSON(200, map[string]any{"source": "index"}), locate, []string{"GET /api/library/locate", "'hits'"}},
+		{"depends without lists", "GET", "/api/library/depends", JSON(200, map[string]any{"entry": "x"}), func(e retrieval.Engine) error {
+			_, err := e.Depends(ctx, "x")
+			return err
+		}, []string{"GET /api/library/depends", "'dependents'"}},
+		{"cleared missing", "DELETE", "/api/library/guide", JSON(200, map[string]any{"ok": true}), func(e retrieval.Engine) error {
+			_, err := e.ClearGuide(ctx, "s")
+			return err
+		}, []string{"DELETE /api/library/guide", "'cleared'"}},
 		{"hits not a list", "GET", "/api/library/locate", JSON(200, map[string]any{"hits": "none"}), locate, []string{"GET /api/library/locate", "'hits'"}},
 		{"hit not an object", "GET", "/api/library/locate", JSON(200, map[string]any{"hits": []any{map[string]any{"name": "a"}, "b"}}), locate, []string{"GET /api/library/locate", "hits[1]"}},
 		{"line not a number", "GET", "/api/library/locate", JSON(200, map[string]any{"hits": []any{map[string]any{"name": "a", "line": "24"}}}), locate, []string{"GET /api/library/locate", "hits[0].line"}},

@@ -4,9 +4,13 @@ package frontmatterindex
 
 import (
 	"io/fs"
+	"os"
 
 	"github.com/librarian/librarian/domain"
 )
+
+// openFlags: a plain read-only open.
+const openFlags = os.O_RDONLY
 
 // stampOf reads size and modification time from a FileInfo; this platform
 // exposes no inode through it.
