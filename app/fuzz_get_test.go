@@ -165,7 +165,7 @@ func (w *fuzzWorld) selectors(ops []byte) []domain.Selector {
 }
 
 var (
-	headerRE    = regexp.MustCompile(`^=== (.+) \(([^()]+)\) · (?:section \S+ · |lines · )?(L(\d+)(?:–(\d+))?|empty) ===$`)
+	headerRE    = regexp.MustCompile(`^=== (.+) \(([^()]+)\) · (?:section \S+ · )?(L(\d+)(?:–(\d+))?|empty) ===$`)
 	reopenRE    = regexp.MustCompile(`^\[fence re-opened: L(\d+) is inside the (?:\S+ )?code block of L(\d+)(?:–(\d+))?\]$`)
 	closedRE    = regexp.MustCompile(`^\[fence closed: the (?:\S+ )?code block of L\d+(?:–\d+)? (?:continues after L\d+|is never closed in the file)\]$`)
 	omittedRE   = regexp.MustCompile(`^\[code block omitted: (?:\S+, )?\d+ lines?, L(\d+)(?:–(\d+))?\]$`)
@@ -370,7 +370,7 @@ func isFence(l string) bool {
 
 func TestFuzzCheckerCatchesBadAnswers(t *testing.T) {
 	w := loadFuzzWorld(t)
-	good := "=== migrations (backend/storage/migrations.md) · lines · L1–3 ===\n# Migrations\n\nMigrations are numbered SQL files under `db/migrations`, applied in order.\n"
+	good := "=== migrations (backend/storage/migrations.md) · L1–3 ===\n# Migrations\n\nMigrations are numbered SQL files under `db/migrations`, applied in order.\n"
 	if err := w.explain(app.Answer{Parts: []app.Part{{Text: good}}}); err != nil {
 		t.Fatalf("a correct answer was refused: %v", err)
 	}

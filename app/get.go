@@ -45,8 +45,8 @@ type Part struct {
 type ImagePart struct {
 	ID      string
 	Caption string
-	// File is the image's file as the image index names it (relative to the
-	// index's folder).
+	// File is the image's file relative to the library root (the image
+	// index names it relative to its own folder).
 	File string
 	// MIME is sniffed from the bytes (http.DetectContentType, plus SVG).
 	MIME string
@@ -726,7 +726,7 @@ func textBytes(parts []Part) int {
 //
 //	=== auth (backend/auth.md) · L1–57 ===                              whole doc
 //	=== auth (backend/auth.md) · section refresh-tokens/rotation · L18–38 ===
-//	=== auth (backend/auth.md) · lines · L43–50 ===
+//	=== auth (backend/auth.md) · L43–50 ===                             line range
 //	=== empty (empty.md) · empty ===                                    a doc with no body
 func header(c *chunk) string {
 	name := c.doc.name()
@@ -734,7 +734,7 @@ func header(c *chunk) string {
 	case c.kind == sectionChunk:
 		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.section, lineSpan(c.from, c.to))
 	case c.kind == linesChunk:
-		return fmt.Sprintf("=== %s · lines · %s ===", name, lineSpan(c.from, c.to))
+		return fmt.Sprintf("=== %s · %s ===", name, lineSpan(c.from, c.to))
 	case c.from > c.to:
 		return fmt.Sprintf("=== %s · empty ===", name)
 	default:
@@ -925,7 +925,7 @@ func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChu
 			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: %s: not an image (its bytes read as %s)", c.sel, where, mime)})
 			continue
 		}
-		w.image(&ImagePart{ID: id, Caption: img.Caption, File: img.File, MIME: mime, Data: data})
+		w.image(&ImagePart{ID: id, Caption: img.Caption, File: firstNonEmpty(img.Path, img.File), MIME: mime, Data: data})
 		local[id] = k
 		r.sent = append(r.sent, sentImage{id: id, line: k})
 	}
@@ -1183,7 +1183,7 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 					continue
 				}
 				sel := g.withSettings(domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: s.from, To: s.to}}, c)
-				n := len(fmt.Sprintf("=== %s · lines · %s ===\n", c.doc.name(), lineSpan(s.from, s.to))) + c.doc.bytesOf(s.from, s.to)
+				n := len(fmt.Sprintf("=== %s · %s ===\n", c.doc.name(), lineSpan(s.from, s.to))) + c.doc.bytesOf(s.from, s.to)
 				items = append(items, leftItem{sel: sel, from: c.sel, tokens: domain.EstimateTokens(int64(n))})
 			}
 			continue

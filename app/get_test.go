@@ -192,12 +192,12 @@ func TestGetDocumentsImagesInPlace(t *testing.T) {
 	}
 	type want struct{ id, file, mime, stubLine string }
 	wants := []want{
-		{"img-login", "login.png", "image/png", "![[image:img-login]]"},
-		{"img-vector", "arch.svg", "image/svg+xml", "A vector drawing: ![[image:img-vector]]"},
-		{"img-spinner", "spinner.gif", "image/gif", "![[image:img-spinner]]"},
+		{"img-login", "images/login.png", "image/png", "![[image:img-login]]"},
+		{"img-vector", "images/arch.svg", "image/svg+xml", "A vector drawing: ![[image:img-vector]]"},
+		{"img-spinner", "images/spinner.gif", "image/gif", "![[image:img-spinner]]"},
 		// the same image in another doc is sent again with that doc
-		{"img-fanout", "fanout.png", "image/png", "![[image:img-fanout]]"},
-		{"img-login", "login.png", "image/png", "The login sequence shows where sessions start: ![[image:img-login]]"},
+		{"img-fanout", "images/fanout.png", "image/png", "![[image:img-fanout]]"},
+		{"img-login", "images/login.png", "image/png", "The login sequence shows where sessions start: ![[image:img-login]]"},
 	}
 	var got []int
 	for i, p := range ans.Parts {
@@ -547,7 +547,7 @@ func TestGetDocumentsFenceRepairEdges(t *testing.T) {
 		lines string
 		want  string
 	}{
-		{"[4, 6]", "=== f (f.md) · lines · L4–6 ===\n" +
+		{"[4, 6]", "=== f (f.md) · L4–6 ===\n" +
 			"[fence re-opened: L4 is inside the sh code block of L2–4]\n" +
 			"  ```sh\n" +
 			"  ```\n" +
@@ -555,18 +555,18 @@ func TestGetDocumentsFenceRepairEdges(t *testing.T) {
 			"````\n" +
 			"````\n" +
 			"[fence closed: the code block of L6–8 continues after L6]\n"},
-		{"[10, 11]", "=== f (f.md) · lines · L10–11 ===\n" +
+		{"[10, 11]", "=== f (f.md) · L10–11 ===\n" +
 			"[fence re-opened: L10 is inside the go code block of L9–10]\n" +
 			"```go\n" +
 			"> x := 1\n" +
 			"after\n"},
-		{"[13, 13]", "=== f (f.md) · lines · L13 ===\n" +
+		{"[13, 13]", "=== f (f.md) · L13 ===\n" +
 			"[fence re-opened: L13 is inside the rb code block of L12–13]\n" +
 			"~~~ rb\n" +
 			"puts 1\r\n" +
 			"~~~\n" +
 			"[fence closed: the rb code block of L12–13 is never closed in the file]\n"},
-		{"[3, 3]", "=== f (f.md) · lines · L3 ===\n" +
+		{"[3, 3]", "=== f (f.md) · L3 ===\n" +
 			"[fence re-opened: L3 is inside the sh code block of L2–4]\n" +
 			"  ```sh\n" +
 			"  echo a\n" +

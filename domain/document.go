@@ -126,10 +126,12 @@ func JoinIndexErrors(errs ...*IndexError) error {
 	return &IndexError{File: strings.Join(files, " and "), Problems: all}
 }
 
-// Image is one entry of an image index: File is relative to the index's folder.
+// Image is one entry of an image index: File is relative to the index's
+// folder, Path (filled by the store) relative to the library root.
 type Image struct {
 	ID      string
 	File    string
+	Path    string
 	Caption string
 }
 

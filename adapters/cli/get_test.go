@@ -99,8 +99,8 @@ func TestRunGetImagesNameTheirFiles(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"![[image:img-login]]\n[image img-login: login.png, image/png, 156 bytes]\n",
-		"A vector drawing: ![[image:img-vector]]\n[image img-vector: arch.svg, image/svg+xml, 151 bytes]\n",
+		"![[image:img-login]]\n[image img-login: images/login.png, image/png, 156 bytes]\n",
+		"A vector drawing: ![[image:img-vector]]\n[image img-vector: images/arch.svg, image/svg+xml, 151 bytes]\n",
 		"[image img-spinner: shown above, at L7]\n",
 	} {
 		if !strings.Contains(out, want) {

@@ -93,7 +93,13 @@ func (s *Store) Images(context.Context) (map[string]domain.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return maps.Clone(p.images), nil
+	out := maps.Clone(p.images)
+	for id, img := range out {
+		// Path is for people (the command line names the file by it).
+		img.Path = path.Join(s.folder, img.File)
+		out[id] = img
+	}
+	return out, nil
 }
 
 // Read returns the bytes of image id, opened through the index's folder. An

@@ -214,7 +214,7 @@ func TestIndexAtTheRoot(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "image-index.json"), []byte(`{"images": [{"id": "a", "file": "./pics//a.png", "caption": "A"}]}`))
 	s := open(t, dir, "image-index.json")
 	m, err := s.Images(context.Background())
-	if want := (domain.Image{ID: "a", File: "pics/a.png", Caption: "A"}); err != nil || m["a"] != want {
+	if want := (domain.Image{ID: "a", File: "pics/a.png", Path: "pics/a.png", Caption: "A"}); err != nil || m["a"] != want {
 		t.Errorf("Images() = %v, %v; want a: %+v (file cleaned)", m, err, want)
 	}
 	if got, err := s.Read(context.Background(), "a", 1<<20); err != nil || !bytes.Equal(got, png) {

@@ -116,3 +116,15 @@ func reportCPU(b *testing.B) func() {
 		}
 	}
 }
+
+// BenchmarkParseMeta: one typical doc's frontmatter and first heading, the
+// CPU part of a cold Catalog's per-file cost.
+func BenchmarkParseMeta(b *testing.B) {
+	src := []byte("---\ntitle: Document 1\nsummary: What document 1 explains, in one line.\ntags: [tag-1, tag-2, kind-3]\nsource: \"https://example.com/1\"\n---\n\n# Document 1\n\n" +
+		strings.Repeat("Some prose about the topic, with `code` and a [link](https://example.com).\n", 25))
+	for b.Loop() {
+		if m := parseMeta(src); m.title != "Document 1" || len(m.tags) != 3 {
+			b.Fatalf("parseMeta = %+v", m)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package frontmatterindex
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -468,5 +469,30 @@ func TestRacyEditIsSeen(t *testing.T) {
 	catalogOf(t, ix)
 	if got := ix.metaReads.Load(); got != 0 {
 		t.Errorf("Catalog of a settled file read %d files, want 0", got)
+	}
+}
+
+// TestLargeFolderIsReadInChunks: a folder holding more files than one
+// worker reads through one handle still yields every doc, each read once.
+func TestLargeFolderIsReadInChunks(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"big/index.md": "---\ntags: [big]\n---\n"}
+	const n = 3*chunkSize + 7
+	for i := range n {
+		files[fmt.Sprintf("big/doc-%04d.md", i)] = fmt.Sprintf("---\ntitle: Doc %d\n---\n", i)
+	}
+	writeTree(t, dir, files)
+	ix := openIndex(t, dir)
+	cat := catalogOf(t, ix)
+	if got := len(cat.Docs); got != n+1 {
+		t.Fatalf("Catalog has %d docs, want %d", got, n+1)
+	}
+	if got := ix.metaReads.Load(); got != n+1 {
+		t.Errorf("Catalog read %d files, want %d (each once)", got, n+1)
+	}
+	for i, d := range cat.Docs[:n] {
+		if want := fmt.Sprintf("Doc %d", i); d.Title != want || !reflect.DeepEqual(d.Tags, []string{"big"}) {
+			t.Errorf("%s = title %q tags %q, want %q [big]", d.Path, d.Title, d.Tags, want)
+		}
 	}
 }

@@ -86,29 +86,23 @@ func (ix *Index) scanFolder(ctx context.Context, dir string) ([]candidate, []str
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
-	name := dir
-	if name == "" {
-		name = "."
-	}
 	var entries []fs.DirEntry
-	f, err := ix.root.Open(name)
+	f, err := ix.root.Open(folderName(dir))
 	if err == nil {
 		entries, err = f.ReadDir(-1)
 		f.Close()
 	}
-	if err != nil {
-		if dir == "" {
-			return nil, nil, nil, fmt.Errorf("library root %q cannot be read: %w", ix.dir, unwrapPath(err))
-		}
-		// Entries read before the error are still used.
-		n := note{dir, fmt.Sprintf("unreadable: folder '%s' cannot be read (%v); its files may be missing", dir, unwrapPath(err))}
-		if len(entries) == 0 {
-			return nil, nil, []note{n}, nil
-		}
-		found, subdirs, notes := ix.sortEntries(dir, entries)
-		return found, subdirs, append(notes, n), nil
-	}
+	// Entries read before an error still count.
 	found, subdirs, notes := ix.sortEntries(dir, entries)
+	switch {
+	case err == nil:
+	case dir == "":
+		return nil, nil, nil, fmt.Errorf("library root %q cannot be read: %w", ix.dir, unwrapPath(err))
+	case errors.Is(err, fs.ErrNotExist):
+		// Removed since its parent was listed: gone, as it will be next time.
+	default:
+		notes = append(notes, note{dir, fmt.Sprintf("unreadable: folder '%s' cannot be read (%v); its files may be missing", dir, unwrapPath(err))})
+	}
 	return found, subdirs, notes, nil
 }
 
