@@ -213,7 +213,7 @@ func TestGetDocumentsImagesInPlace(t *testing.T) {
 		if img.ID != w.id || img.File != w.file || img.MIME != w.mime {
 			t.Errorf("image %d: got %s %s %s, want %s %s %s", k, img.ID, img.File, img.MIME, w.id, w.file, w.mime)
 		}
-		file, err := os.ReadFile(filepath.Join(getLibRoot, "images", w.file))
+		file, err := os.ReadFile(filepath.Join(getLibRoot, w.file))
 		if err != nil {
 			t.Fatal(err)
 		}
