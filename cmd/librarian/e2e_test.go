@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -182,4 +183,57 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestStdioGetDocumentsImages fetches docs with images over stdio and checks
+// the image content items: MIME type, bytes equal to the file's, and their
+// place right after the text that holds their stub.
+func TestStdioGetDocumentsImages(t *testing.T) {
+	lib := filepath.Join(repoRoot(t), "library")
+	for _, protocol := range []string{"", "2025-11-25"} {
+		t.Run("protocol="+protocol, func(t *testing.T) {
+			cs := connect(t, protocol, "LIBRARY_ROOT="+lib)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_documents", Arguments: map[string]any{
+				"select":         []any{map[string]any{"doc": "auth", "sections": []string{"login-flow"}}, "caching", "backend/auth.md"},
+				"include_images": true,
+			}})
+			if err != nil || res.IsError {
+				t.Fatalf("get_documents: %v %+v", err, res)
+			}
+			wantImages := []struct{ file, stub string }{
+				{"images/login-sequence.png", "![[image:img-login-sequence]]"},
+				{"images/fanout.png", "![[image:img-fanout]]"},
+			}
+			var images int
+			for i, c := range res.Content {
+				img, ok := c.(*mcp.ImageContent)
+				if !ok {
+					continue
+				}
+				if images >= len(wantImages) {
+					t.Fatalf("more images than expected: content %d", i)
+				}
+				w := wantImages[images]
+				images++
+				file, err := os.ReadFile(filepath.Join(lib, w.file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if img.MIMEType != "image/png" || !bytes.Equal(img.Data, file) {
+					t.Errorf("image %d: MIME %q, %d bytes; want image/png and the %d bytes of %s", images, img.MIMEType, len(img.Data), len(file), w.file)
+				}
+				prev, ok := res.Content[i-1].(*mcp.TextContent)
+				if i == 0 || !ok || !strings.HasSuffix(prev.Text, w.stub+"\n") {
+					t.Errorf("image %d is not right after its stub's line", images)
+				}
+			}
+			if images != len(wantImages) {
+				t.Errorf("got %d images, want %d (the third selector overlaps the first and sends nothing new)", images, len(wantImages))
+			}
+			last, _ := res.Content[len(res.Content)-1].(*mcp.TextContent)
+			if last == nil || !strings.Contains(last.Text, "overlaps select[0]") {
+				t.Errorf("the answer should end with an overlap notice, got %+v", res.Content[len(res.Content)-1])
+			}
+		})
+	}
 }
