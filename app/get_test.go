@@ -395,7 +395,25 @@ func copyLibrary(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ageFiles(t, dir)
 	return dir
+}
+
+// ageFiles sets every file's times an hour back, so the parse cache trusts
+// their stamps at once (a file read within seconds of its modification is
+// read again, for edits within one timestamp tick).
+func ageFiles(t testing.TB, dir string) {
+	t.Helper()
+	past := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink != 0 {
+			return err
+		}
+		return os.Chtimes(p, past, past)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 func openCountingLibrary(t *testing.T, dir string) (*app.Library, *countingSource, *countingParser) {
@@ -620,5 +638,47 @@ func TestGetDocumentsFilesThatCannotBeOpened(t *testing.T) {
 		"- select[1]: unknown image 'img-x' in ok (ok.md) L2: the library has no image index\n"
 	if got := ans.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestGetDocumentsSeesSameStampEdit: two same-size edits within one
+// timestamp tick leave the stamp unchanged; the cache must still see the
+// second one (it re-checks files read soon after their modification).
+func TestGetDocumentsSeesSameStampEdit(t *testing.T) {
+	dir := copyLibrary(t)
+	p := filepath.Join(dir, "backend", "storage", "migrations.md")
+	mtime := time.Now()
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("# Migrations\n\nVersion AAA.\n")
+	lib, _, parser := openCountingLibrary(t, dir)
+	ctx := context.Background()
+	req := app.GetRequest{Select: parseSelect(t, `["migrations"]`), IncludeCode: true}
+	get := func() string {
+		t.Helper()
+		ans, err := lib.GetDocuments(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ans.String()
+	}
+	if got := get(); !strings.Contains(got, "Version AAA.") {
+		t.Fatalf("first answer lacks the text:\n%s", got)
+	}
+	write("# Migrations\n\nVersion BBB.\n") // same size, same mtime, same inode
+	if got := get(); !strings.Contains(got, "Version BBB.") {
+		t.Errorf("a same-stamp edit was missed:\n%s", got)
+	}
+	parses := parser.parses.Load()
+	get() // unchanged bytes: read again (still racy) but not parsed again
+	if got := parser.parses.Load(); got != parses {
+		t.Errorf("unchanged bytes were parsed again: %d parses, want %d", got, parses)
 	}
 }

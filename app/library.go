@@ -1,11 +1,13 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/docindex"
@@ -28,7 +30,9 @@ func DefaultLibraryConfig() LibraryConfig {
 
 // Library is the use cases over one library: an index source, a markdown
 // parser and an optional image store. It caches each document's parse by
-// its file stamp, so an unchanged file is neither re-read nor re-parsed.
+// its file stamp, so an unchanged file is neither re-read nor re-parsed
+// (a file modified within racyWindow of its read is read again, and
+// re-parsed only if its bytes changed).
 // Safe for concurrent use.
 type Library struct {
 	source docindex.Source
@@ -53,6 +57,21 @@ type parsedDoc struct {
 	stamp     domain.Stamp
 	content   []byte
 	structure domain.Structure
+	// readAt is when the bytes were read: a file read soon after it was
+	// modified may change again within the same timestamp tick without its
+	// stamp changing (git's "racy clean" case), so such a read is trusted
+	// only after checking the bytes once more.
+	readAt time.Time
+}
+
+// racyWindow is how long after a file's modification time a read of it is
+// not trusted by its stamp alone: larger than any file system's timestamp
+// granularity (FAT's is 2 s).
+const racyWindow = 2 * time.Second
+
+// settled reports whether the stamp alone proves the cached bytes current.
+func (p *parsedDoc) settled() bool {
+	return p.readAt.Sub(p.stamp.ModTime) >= racyWindow
 }
 
 // Catalog returns the validated catalog: the index source's, with the image
@@ -93,14 +112,21 @@ func (l *Library) open(ctx context.Context, path string) (*parsedDoc, error) {
 	l.mu.Lock()
 	cached := l.cache[path]
 	l.mu.Unlock()
-	if cached != nil && cached.stamp == stamp {
+	if cached != nil && cached.stamp == stamp && cached.settled() {
 		return cached, nil
 	}
+	readAt := time.Now()
 	content, readStamp, err := l.source.ReadFile(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	p := &parsedDoc{stamp: readStamp, content: content, structure: l.parser.Parse(content)}
+	var p *parsedDoc
+	if cached != nil && bytes.Equal(cached.content, content) {
+		// Same bytes (a racy stamp re-checked, or a touch): keep the parse.
+		p = &parsedDoc{stamp: readStamp, content: cached.content, structure: cached.structure, readAt: readAt}
+	} else {
+		p = &parsedDoc{stamp: readStamp, content: content, structure: l.parser.Parse(content), readAt: readAt}
+	}
 	l.mu.Lock()
 	l.cache[path] = p
 	l.mu.Unlock()

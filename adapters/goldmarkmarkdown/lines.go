@@ -62,7 +62,7 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 func frontmatterEnd(src []byte, lines lineIndex) (line, end int) {
 	rest := bytes.TrimPrefix(src, utf8BOM)
 	first, rest, found := bytes.Cut(rest, newline)
-	if !found || !isFenceLine(first, "---") {
+	if !found || !isFrontmatterOpening(first) {
 		return 0, 0
 	}
 	offset := len(src) - len(rest)
@@ -75,6 +75,24 @@ func frontmatterEnd(src []byte, lines lineIndex) (line, end int) {
 		rest = after
 	}
 	return 0, 0
+}
+
+// isFrontmatterOpening reports whether line opens frontmatter: "---", or
+// "---" and a language tag ("---yaml", "---js"), as the frontmatter index
+// convention reads it. A "---js" block is metadata to skip, never code to
+// run or body to show.
+func isFrontmatterOpening(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, []byte("---"))
+	if !ok {
+		return false
+	}
+	tag := bytes.TrimRight(rest, " \t\r")
+	for _, c := range tag {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // isFenceLine reports whether line is marker followed only by spaces, tabs

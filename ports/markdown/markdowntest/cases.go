@@ -388,6 +388,8 @@ func frontmatterCases() []parseCase {
 			preamble(1, 2),
 			top("a-1", "a: 1", 2, 3, 4),
 		)},
+		{"language-tagged opening (---yaml, ---js): metadata, never body", "---js\nmodule.exports = {title: 'x'}\n---\n# T\n", fm(4, 3, intro("T", 4, 4))},
+		{"---yaml opening", "---yaml\na: 1\n---\n## A\n", fm(4, 3, top("a", "A", 2, 4, 4))},
 		{"four dashes: no frontmatter", "----\na\n----\n", fm(3, 0,
 			preamble(1, 1),
 			top("a", "a", 2, 2, 3),
