@@ -14,6 +14,7 @@
 package fileimages
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +24,7 @@ import (
 	"path"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/imagestore"
@@ -50,6 +52,8 @@ type Store struct {
 // *domain.IndexError it failed with (errors are cached too).
 type parsedImages struct {
 	stamp  domain.Stamp
+	readAt time.Time // see settled
+	data   []byte    // the bytes parsed, to tell a racy re-read from an edit
 	images map[string]domain.Image
 	err    *domain.IndexError
 }
@@ -192,6 +196,8 @@ func (s *Store) statIndex() (stamp domain.Stamp, present bool, err error) {
 var noImages = &parsedImages{images: map[string]domain.Image{}}
 
 // load returns the parsed index, parsing it only when its stamp changed.
+// A read within 2 s of the index's modification is not trusted by its stamp
+// alone (an edit in the same timestamp tick keeps the stamp): see settled.
 // Holding the lock while parsing makes concurrent callers wait for one
 // parse instead of each doing their own. A validation failure is returned
 // as the error.
@@ -205,11 +211,13 @@ func (s *Store) load() (*parsedImages, error) {
 	if !present {
 		return noImages, nil
 	}
-	if s.parsed == nil || !sameStamp(s.parsed.stamp, stamp) {
+	if s.parsed == nil || !sameStamp(s.parsed.stamp, stamp) || !settled(s.parsed.stamp, s.parsed.readAt) {
+		readAt := time.Now()
 		p, err := s.parse()
 		if err != nil {
 			return nil, err
 		}
+		p.readAt = readAt
 		s.parsed = p
 	}
 	if s.parsed.err != nil {
@@ -234,8 +242,14 @@ func (s *Store) parse() (*parsedImages, error) {
 	if err != nil {
 		return nil, describe(lead, lead+" not found", "the library root", err, s.escape)
 	}
+	if s.parsed != nil && bytes.Equal(s.parsed.data, data) {
+		// A racy stamp re-checked: same bytes, same parse.
+		kept := *s.parsed
+		kept.stamp = stampOf(fi)
+		return &kept, nil
+	}
 	s.parses.Add(1)
-	p := &parsedImages{stamp: stampOf(fi)}
+	p := &parsedImages{stamp: stampOf(fi), data: data}
 	images, problems := parseImages(s.index, data)
 	if len(problems) > 0 {
 		p.err = &domain.IndexError{File: s.index, Problems: problems}
@@ -243,4 +257,10 @@ func (s *Store) parse() (*parsedImages, error) {
 		p.images = images
 	}
 	return p, nil
+}
+
+// settled reports whether a read at readAt of a file with stamp st can be
+// trusted by its stamp alone ("racy clean", as git calls it).
+func settled(st domain.Stamp, readAt time.Time) bool {
+	return readAt.Sub(st.ModTime) >= 2*time.Second
 }

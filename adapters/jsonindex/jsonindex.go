@@ -13,6 +13,7 @@
 package jsonindex
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -23,6 +24,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/docindex"
@@ -50,6 +52,8 @@ type Index struct {
 // the *domain.IndexError it failed with (errors are cached too).
 type parsedIndex struct {
 	stamp   domain.Stamp
+	readAt  time.Time // see settled
+	data    []byte    // the bytes parsed, to tell a racy re-read from an edit
 	entries []entry
 	byDir   []int  // indexes into entries, grouped by folder
 	folders []span // the groups of byDir, one per folder
@@ -262,15 +266,23 @@ func (x *Index) load() (*parsedIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.parsed != nil && sameStamp(x.parsed.stamp, stamp) {
+	if x.parsed != nil && sameStamp(x.parsed.stamp, stamp) && settled(x.parsed.stamp, x.parsed.readAt) {
 		return x.parsed, nil
 	}
+	readAt := time.Now()
 	data, stamp, err := readRegular(x.root, "doc index", x.docIndex, x.escape)
 	if err != nil {
 		return nil, err
 	}
+	if x.parsed != nil && bytes.Equal(x.parsed.data, data) {
+		// A racy stamp re-checked: same bytes, same parse.
+		kept := *x.parsed
+		kept.stamp, kept.readAt = stamp, readAt
+		x.parsed = &kept
+		return x.parsed, nil
+	}
 	x.parses.Add(1)
-	p := &parsedIndex{stamp: stamp}
+	p := &parsedIndex{stamp: stamp, readAt: readAt, data: data}
 	entries, problems := parseIndex(x.docIndex, data)
 	if len(problems) > 0 {
 		p.err = &domain.IndexError{File: x.docIndex, Problems: problems}
@@ -298,6 +310,14 @@ func groupByFolder(entries []entry) (byDir []int, folders []span) {
 		folders[len(folders)-1].to = k + 1
 	}
 	return byDir, folders
+}
+
+// settled reports whether a read at readAt of a file with stamp st can be
+// trusted by its stamp alone: a file read within 2 s of its modification
+// may change again in the same timestamp tick with the same size ("racy
+// clean", as git calls it), so it is read again.
+func settled(st domain.Stamp, readAt time.Time) bool {
+	return readAt.Sub(st.ModTime) >= 2*time.Second
 }
 
 func sameStamp(a, b domain.Stamp) bool {

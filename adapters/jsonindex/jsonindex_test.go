@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/librarian/librarian/adapters/jsonindex"
 	"github.com/librarian/librarian/domain"
@@ -509,4 +510,37 @@ func BenchmarkCatalog10k(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestSameStampEditIsSeen: an index rewritten with the same size within one
+// timestamp tick keeps its stamp; the next Catalog must still see it.
+func TestSameStampEditIsSeen(t *testing.T) {
+	dir := t.TempDir()
+	mtime := time.Now()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.md", "# A\n")
+	write("index.json", `{"documents": [{"id": "aaa", "path": "a.md"}]}`)
+	x, err := jsonindex.New(dir, "index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	cat, err := x.Catalog(context.Background())
+	if err != nil || len(cat.Docs) != 1 || cat.Docs[0].ID != "aaa" {
+		t.Fatalf("first Catalog = %+v, %v", cat, err)
+	}
+	write("index.json", `{"documents": [{"id": "bbb", "path": "a.md"}]}`)
+	cat, err = x.Catalog(context.Background())
+	if err != nil || len(cat.Docs) != 1 || cat.Docs[0].ID != "bbb" {
+		t.Fatalf("after a same-stamp edit, Catalog = %+v, %v; want id bbb", cat.Docs, err)
+	}
 }
