@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 	"weak"
 
@@ -76,7 +77,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	// Count every doc's hit lines in parallel; keep only the counts, so a
 	// query matching most lines of a big library costs no memory per hit.
 	parsed := make([]*parsedDoc, len(docs))
+	views := make([]*searchView, len(docs))
 	counts := make([]int, len(docs))
+	vs := l.views()
 	errs := make([]error, len(docs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -94,8 +97,8 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 					errs[i] = err
 					continue
 				}
-				parsed[i] = p
-				counts[i] = m.scan(p, viewOf(p), -1, nil)
+				parsed[i], views[i] = p, vs.get(p, docs[i].Path)
+				counts[i] = m.scan(p, views[i], -1, nil)
 			}
 		}()
 	}
@@ -145,7 +148,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 			limit = min(limit, budget-shown)
 		}
 		hits = hits[:0]
-		m.scan(parsed[i], viewOf(parsed[i]), limit, &hits)
+		m.scan(parsed[i], views[i], limit, &hits)
 		b.WriteString("\n")
 		b.WriteString(d.ID)
 		fmt.Fprintf(&b, " (%s)", d.Path)
@@ -154,7 +157,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 		}
 		b.WriteString("\n")
 		for _, h := range hits {
-			writeHit(&b, parsed[i], h)
+			writeHit(&b, parsed[i], views[i], h)
 		}
 		shown += len(hits)
 		shownDocs++
@@ -210,14 +213,13 @@ type hit struct {
 }
 
 // writeHit renders one hit line: L<n> § <section id>: <the line>.
-func writeHit(b *strings.Builder, p *parsedDoc, h hit) {
+func writeHit(b *strings.Builder, p *parsedDoc, v *searchView, h hit) {
 	fmt.Fprintf(b, "L%d", h.line)
 	if sec := innermostSection(p.structure.Sections, h.line); sec != "" {
 		b.WriteString(" § ")
 		b.WriteString(sec)
 	}
 	b.WriteString(": ")
-	v := viewOf(p)
 	b.WriteString(trimAround(v.line(p.content, h.line), h.start, h.end))
 	b.WriteString("\n")
 }
@@ -289,12 +291,14 @@ func trimAround(line []byte, start, end int) string {
 // matcher is one compiled query. It is read-only once built, so the scan
 // workers share it.
 //
-// Three ways to find hit lines, picked per doc:
+// Four ways to find hit lines, picked per doc:
 //   - literals: bytes.Index of each of lits over the content (or over its
 //     ASCII-lowered copy when folding), taking the nearest, and jumping to
 //     the next line after each hit. When exact, a literal hit is a hit;
 //     otherwise each line holding one is checked with lineRe (the lits are
 //     then a prefilter: every match contains one of them).
+//   - bytes: with no literal, a set of bytes every match holds one of
+//     (digits for \d{4}); each line holding one is checked with lineRe.
 //   - scan: one leftmost-first pass of scanRe, the query in (?m) mode, over
 //     the whole content from each line start; a match that crosses a line
 //     break is checked again on its first line alone with lineRe.
@@ -305,6 +309,7 @@ type matcher struct {
 	caseSens bool
 
 	lits     []literal // every match contains one; nil when no such set is known
+	anyByte  *byteSet  // without lits: every match holds one of these bytes; nil: none known
 	litExact bool      // a line holding the literal is a hit (string mode)
 
 	lineRe *regexp.Regexp // the query on one line alone: the truth
@@ -362,6 +367,16 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 			return nil, invalid(err)
 		}
 		m.lits = requiredLiterals(tree)
+		if m.lits == nil {
+			if set := requiredBytes(tree); set != nil {
+				// A line holds no '\n': a match needing one can only
+				// span lines, which no hit does.
+				set['\n'] = false
+				if set.count() <= maxByteSet {
+					m.anyByte = set
+				}
+			}
+		}
 	}
 	var err error
 	if m.lineRe, err = regexp.Compile(flags + expr); err != nil {
@@ -474,6 +489,107 @@ func shortest(set []literal) int {
 	return n
 }
 
+// byteSet is a set of bytes, as a prefilter for regexes with no literal.
+type byteSet [256]bool
+
+// maxByteSet: a larger set (letters, say) would pass nearly every line.
+const maxByteSet = 16
+
+func (b *byteSet) count() int {
+	n := 0
+	for _, in := range b {
+		if in {
+			n++
+		}
+	}
+	return n
+}
+
+// index returns the offset of the first byte of s in the set, or -1.
+func (b *byteSet) index(s []byte) int {
+	for i, c := range s {
+		if b[c] {
+			return i
+		}
+	}
+	return -1
+}
+
+// addRune adds the bytes that show rune r is on a line: its first byte
+// when ASCII, else every byte from 0x80 (a non-ASCII rune's bytes, and an
+// invalid byte, which the regexp package reads as U+FFFD, are all there).
+func (b *byteSet) addRune(r rune) {
+	if r < utf8.RuneSelf {
+		b[r] = true
+		return
+	}
+	for c := 0x80; c <= 0xff; c++ {
+		b[c] = true
+	}
+}
+
+// requiredBytes finds a set of bytes such that every match of re holds at
+// least one of them, or nil: a character class's bytes, or a literal's
+// first rune (with its case folds), through groups and repetitions of at
+// least one; the smallest set a concatenation requires; the union of an
+// alternation's.
+func requiredBytes(re *syntax.Regexp) *byteSet {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			return nil
+		}
+		set := new(byteSet)
+		r := re.Rune[0]
+		set.addRune(r)
+		if re.Flags&syntax.FoldCase != 0 {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				set.addRune(f)
+			}
+		}
+		return set
+	case syntax.OpCharClass:
+		set := new(byteSet)
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			for r := lo; r <= hi && r < utf8.RuneSelf; r++ {
+				set[r] = true
+			}
+			if hi >= utf8.RuneSelf {
+				set.addRune(hi)
+			}
+		}
+		return set
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredBytes(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredBytes(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best *byteSet
+		for _, sub := range re.Sub {
+			if set := requiredBytes(sub); set != nil && (best == nil || set.count() < best.count()) {
+				best = set
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		union := new(byteSet)
+		for _, sub := range re.Sub {
+			set := requiredBytes(sub)
+			if set == nil {
+				return nil
+			}
+			for c, in := range set {
+				union[c] = union[c] || in
+			}
+		}
+		return union
+	}
+	return nil
+}
+
 // hasTextAnchor reports whether re uses \A or \z (or ^ and $ under (?-m)),
 // which mean the start and end of each line to a per-line search but of the
 // whole content to a scan.
@@ -502,6 +618,8 @@ func (m *matcher) scan(p *parsedDoc, v *searchView, limit int, out *[]hit) int {
 	switch {
 	case m.lits != nil && m.literalsUsable(v, content):
 		m.scanLiterals(&s)
+	case m.anyByte != nil:
+		m.scanBytes(&s)
 	case m.scanRe != nil:
 		m.scanRegex(&s)
 	default:
@@ -602,6 +720,24 @@ func (m *matcher) scanLiterals(s *scanState) {
 	}
 }
 
+func (m *matcher) scanBytes(s *scanState) {
+	content, v := s.content, s.v
+	for s.pos < len(content) {
+		i := m.anyByte.index(content[s.pos:])
+		if i < 0 {
+			return
+		}
+		line := v.lineOf(s.pos+i, s.from)
+		ls, le := v.bounds(line, content)
+		s.pos, s.from = le+1, line
+		if loc := m.lineRe.FindIndex(content[ls:le]); loc != nil {
+			if s.found(line, loc[0], loc[1]) {
+				return
+			}
+		}
+	}
+}
+
 func (m *matcher) scanRegex(s *scanState) {
 	content, v := s.content, s.v
 	for s.pos < len(content) {
@@ -677,25 +813,62 @@ type searchView struct {
 	special   bool   // content holds U+212A (Kelvin) or U+017F (long s)
 }
 
-// views is the side cache of search views, keyed by a weak pointer to the
-// parsedDoc they describe. The Library's cache decides how long a parsedDoc
-// lives (it drops one when its file changes); once the parsedDoc is
-// collected, a cleanup deletes its view, so views of replaced versions do
-// not leak and this cache needs no hook into the Library's. Keys of
-// different Libraries never collide: they are distinct pointers.
-var views sync.Map // weak.Pointer[parsedDoc] -> *searchView
+func newSearchView(content []byte) *searchView {
+	return &searchView{starts: lineStarts(content)}
+}
 
-// viewOf returns p's search view, building it on first use.
-func viewOf(p *parsedDoc) *searchView {
-	key := weak.Make(p)
-	if v, ok := views.Load(key); ok {
-		return v.(*searchView)
+// searchViews is one Library's side cache of search views, beside its parse
+// cache: keyed by the *parsedDoc a view describes, so a file that changed
+// (a new parsedDoc) gets a new view and a stale one is never used.
+//
+// Entries do not outlive their version: a path has one view, of the last
+// version searched, and building the view of a new version drops the old
+// one, so this cache holds at most one view per path, like the Library's
+// parse cache holds one parse per path.
+type searchViews struct {
+	mu     sync.RWMutex
+	byDoc  map[*parsedDoc]*searchView
+	byPath map[string]*parsedDoc
+}
+
+// libraryViews holds each Library's searchViews, keyed by a weak pointer
+// to the Library (package app cannot add the field to Library without
+// touching its owner's file): a Library that is collected takes its views
+// with it, through a cleanup.
+var libraryViews sync.Map // weak.Pointer[Library] -> *searchViews
+
+// views returns l's search views, making them on first use.
+func (l *Library) views() *searchViews {
+	key := weak.Make(l)
+	if vs, ok := libraryViews.Load(key); ok {
+		return vs.(*searchViews)
 	}
-	v := &searchView{starts: lineStarts(p.content)}
-	if actual, loaded := views.LoadOrStore(key, v); loaded {
-		return actual.(*searchView)
+	vs, loaded := libraryViews.LoadOrStore(key, &searchViews{byDoc: map[*parsedDoc]*searchView{}, byPath: map[string]*parsedDoc{}})
+	if !loaded {
+		runtime.AddCleanup(l, func(k weak.Pointer[Library]) { libraryViews.Delete(k) }, key)
 	}
-	runtime.AddCleanup(p, func(k weak.Pointer[parsedDoc]) { views.Delete(k) }, key)
+	return vs.(*searchViews)
+}
+
+// get returns p's view, building it on first use and dropping the view
+// of the version of path it replaces. Safe for concurrent use.
+func (vs *searchViews) get(p *parsedDoc, path string) *searchView {
+	vs.mu.RLock()
+	v := vs.byDoc[p]
+	vs.mu.RUnlock()
+	if v != nil {
+		return v
+	}
+	v = newSearchView(p.content)
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	if got := vs.byDoc[p]; got != nil {
+		return got
+	}
+	if old := vs.byPath[path]; old != nil {
+		delete(vs.byDoc, old)
+	}
+	vs.byDoc[p], vs.byPath[path] = v, p
 	return v
 }
 

@@ -247,6 +247,10 @@ func BenchmarkSearchParts(b *testing.B) {
 		}
 	})
 	parsed, _ := lib.openAll(ctx, cat.Docs)
+	views := make([]*searchView, len(parsed))
+	for i, p := range parsed {
+		views[i] = lib.views().get(p, cat.Docs[i].Path)
+	}
 	for _, q := range benchQueries {
 		b.Run("scan-"+q.name, func(b *testing.B) {
 			m, err := newMatcher(q.req)
@@ -254,8 +258,8 @@ func BenchmarkSearchParts(b *testing.B) {
 				b.Fatal(err)
 			}
 			for i := 0; i < b.N; i++ {
-				for _, p := range parsed {
-					m.scan(p, viewOf(p), -1, nil)
+				for j, p := range parsed {
+					m.scan(p, views[j], -1, nil)
 				}
 			}
 		})
@@ -293,8 +297,12 @@ func runRipgrep(tb testing.TB, rg, dir string, args []string) int {
 }
 
 // TestSearchVsRipgrep times warm searches against rg on the generated
-// library and checks the targets. Opt-in (LIBRARIAN_RG_COMPARE=1):
-// it writes a 40 MB library and its verdict depends on the machine.
+// library and checks the targets: a literal search in at most a
+// fifth of rg's time, a regex search no slower. Opt-in
+// (LIBRARIAN_RG_COMPARE=1): it writes a 40 MB library and its verdict
+// depends on the machine. It also logs the time of the scan alone (both
+// cores, no catalog, no stat), to tell the search's own cost from the index
+// source's and the stat of every file.
 func TestSearchVsRipgrep(t *testing.T) {
 	if os.Getenv("LIBRARIAN_RG_COMPARE") == "" {
 		t.Skip("set LIBRARIAN_RG_COMPARE=1 to compare with rg")
@@ -305,6 +313,15 @@ func TestSearchVsRipgrep(t *testing.T) {
 	}
 	dir, lib := benchLibrary(t)
 	ctx := context.Background()
+	cat, err := lib.Catalog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, _ := lib.openAll(ctx, cat.Docs)
+	views := make([]*searchView, len(parsed))
+	for i, p := range parsed {
+		views[i] = lib.views().get(p, cat.Docs[i].Path)
+	}
 	// The fastest of several runs: the least disturbed by the machine.
 	fastest := func(run func()) time.Duration {
 		best := time.Duration(1 << 62)
@@ -315,12 +332,28 @@ func TestSearchVsRipgrep(t *testing.T) {
 		}
 		return best
 	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	for _, q := range benchQueries {
 		var answer string
 		ours := fastest(func() {
 			if answer, err = lib.SearchDocuments(ctx, q.req); err != nil {
 				t.Fatal(err)
 			}
+		})
+		m, err := newMatcher(q.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scanOnly := fastest(func() {
+			var wg sync.WaitGroup
+			for w := 0; w < 2; w++ {
+				wg.Go(func() {
+					for i := w; i < len(parsed); i += 2 {
+						m.scan(parsed[i], views[i], -1, nil)
+					}
+				})
+			}
+			wg.Wait()
 		})
 		var rgHits int
 		theirs := fastest(func() { rgHits = runRipgrep(t, rg, dir, q.rg) })
@@ -331,14 +364,14 @@ func TestSearchVsRipgrep(t *testing.T) {
 			t.Errorf("%s: our answer starts %q, rg found %d lines", q.name, firstLine(answer), rgHits)
 		}
 		ratio := float64(ours) / float64(theirs)
-		t.Logf("%-17s ours %8.2f ms  rg %8.2f ms  ours/rg %.2f   (%s; rg: %d lines)", q.name,
-			float64(ours.Microseconds())/1000, float64(theirs.Microseconds())/1000, ratio, firstLine(answer), rgHits)
+		t.Logf("%-17s search %7.2f ms (scan alone %6.2f ms)  rg %7.2f ms  search/rg %.2f  scan/rg %.2f  (%s)", q.name,
+			ms(ours), ms(scanOnly), ms(theirs), ratio, float64(scanOnly)/float64(theirs), firstLine(answer))
 		target := 1.0
 		if q.req.Mode != SearchRegex {
 			target = 0.2
 		}
 		if ratio > target {
-			t.Errorf("%s: ours/rg = %.2f, want at most %.2f", q.name, ratio, target)
+			t.Errorf("%s: search/rg = %.2f, want at most %.2f", q.name, ratio, target)
 		}
 	}
 }

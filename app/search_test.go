@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -273,27 +274,66 @@ func TestSearchSeesEdits(t *testing.T) {
 	}
 }
 
-// TestSearchViewIsDroppedWithItsDoc: once a parsed version is no longer
-// referenced (the Library replaced it), its search view goes too.
-func TestSearchViewIsDroppedWithItsDoc(t *testing.T) {
-	p := &parsedDoc{content: []byte("Some Text\nMore\n")}
-	v := viewOf(p)
-	if got := v.lowered(p.content); string(got) != "some text\nmore\n" {
-		t.Fatalf("lowered: got %q", got)
+// TestSearchViewsFollowTheCache: the view of a replaced version is dropped
+// when the new version's is built, and a collected Library takes its views
+// with it.
+func TestSearchViewsFollowTheCache(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.md")
+	write := func(text string, mtime time.Time) {
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(file, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if viewOf(p) != v {
-		t.Fatal("viewOf built a second view of the same doc")
+	write("# A\n\nSome Text\n", time.Now().Add(-time.Hour))
+	lib := openSearchLibrary(t, "frontmatter", dir)
+	ctx := context.Background()
+	req := SearchRequest{Query: "text", Scope: Scope{Depth: -1}}
+	cachedViews := func() (map[*parsedDoc]*searchView, *parsedDoc) {
+		lib.mu.Lock()
+		cached := lib.cache["a.md"]
+		lib.mu.Unlock()
+		vs := lib.views()
+		vs.mu.RLock()
+		defer vs.mu.RUnlock()
+		if len(vs.byPath) != len(vs.byDoc) {
+			t.Errorf("views by path %v and by doc %v disagree", vs.byPath, vs.byDoc)
+		}
+		return maps.Clone(vs.byDoc), cached
 	}
-	key := weak.Make(p)
-	p = nil
+	if _, err := lib.SearchDocuments(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	views, first := cachedViews()
+	if len(views) != 1 || views[first] == nil {
+		t.Fatalf("after one search: views %v, want one for the cached doc %p", views, first)
+	}
+	if got := string(views[first].lowered(first.content)); got != "# a\n\nsome text\n" {
+		t.Errorf("lowered copy: got %q", got)
+	}
+	write("# A\n\nOther Text, longer\n", time.Now().Add(-time.Minute))
+	if _, err := lib.SearchDocuments(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	views, second := cachedViews()
+	if second == first || len(views) != 1 || views[second] == nil {
+		t.Errorf("after an edit: views %v, want only the new version's (%p, old %p)", views, second, first)
+	}
+
+	// A Library no one references is collected, and its views with it.
+	key := weak.Make(lib)
+	lib = nil
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		runtime.GC()
-		if _, ok := views.Load(key); !ok {
+		if _, ok := libraryViews.Load(key); !ok {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the view of a collected doc is still cached")
+			t.Fatal("the views of a collected Library are still held")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -330,7 +370,8 @@ func TestMatcherAgainstReference(t *testing.T) {
 	}
 	for _, s := range []string{`^token$`, `\Atoken`, `token\z`, `\s+`, `(?s)a.*b`, `refresh\s+token`, `^$`, `a*`, `\btok\w*`,
 		`(?i)KELVIN`, `k`, `[kK]elvin`, `x\ny`, `(foo|token)s?`, `$`, `^`, `\w+_id\b`, `T(oken)+`, `(?-m)^ab$`, `é+`, `caf.`, `o\r$`, `x{3,}token`,
-		`token|stop`, `caf|kelvin`, `ab|ba`, `é|x`, `(?-i:Token)|here`, `re(fresh|token)`} {
+		`token|stop`, `caf|kelvin`, `ab|ba`, `é|x`, `(?-i:Token)|here`, `re(fresh|token)`,
+		`\d+`, `[0-9]{2}`, `[-;]`, `x|[0-9]`, `[é0-9]`, `\s\S`, `[^a-z ]`, `\n`, `x|\n`, `[\n\r]`} {
 		queries = append(queries, q{s, SearchRegex, false}, q{s, SearchRegex, true})
 	}
 	defer func(w int) { regexWindow = w }(regexWindow)
@@ -344,11 +385,12 @@ func TestMatcherAgainstReference(t *testing.T) {
 					t.Fatalf("newMatcher(%q): %v", qq.query, err)
 				}
 				var hits []hit
-				n := m.scan(p, viewOf(p), -1, &hits)
+				v := newSearchView(p.content)
+				n := m.scan(p, v, -1, &hits)
 				var got []int
 				for _, h := range hits {
 					got = append(got, h.line)
-					line := viewOf(p).line(p.content, h.line)
+					line := v.line(p.content, h.line)
 					if h.start < 0 || h.end > len(line) || h.start > h.end {
 						t.Errorf("%q in %q: hit %+v outside its line %q", qq.query, d.content, h, line)
 					} else if !m.lineRe.Match(line[h.start:]) {
@@ -361,7 +403,7 @@ func TestMatcherAgainstReference(t *testing.T) {
 				}
 				if len(want) > 1 {
 					var first []hit
-					if k := m.scan(p, viewOf(p), 1, &first); k != 1 || first[0].line != want[0] {
+					if k := m.scan(p, newSearchView(p.content), 1, &first); k != 1 || first[0].line != want[0] {
 						t.Errorf("%q in %q with limit 1: got %d hits %+v, want line %d", qq.query, d.content, k, first, want[0])
 					}
 				}
@@ -479,6 +521,7 @@ func TestMatcherRandomized(t *testing.T) {
 		{`a+b`, SearchRegex}, {`^a`, SearchRegex}, {`b$`, SearchRegex}, {`\bk\b`, SearchRegex}, {`(?s)a.b`, SearchRegex},
 		{`a\s+b`, SearchRegex}, {`\Ab`, SearchRegex}, {`[ks]{2}`, SearchRegex}, {`^$`, SearchRegex}, {`é|É`, SearchRegex},
 		{`ab|ba`, SearchRegex}, {`k|s`, SearchRegex}, {`a b|-`, SearchRegex}, {`(?-i:A)|b`, SearchRegex},
+		{`[ab]`, SearchRegex}, {`\s`, SearchRegex}, {`[-\r]`, SearchRegex}, {`[é-]`, SearchRegex}, {`-|[ab]{2}`, SearchRegex},
 	}
 	defer func(w int) { regexWindow = w }(regexWindow)
 	for iter := 0; iter < 300; iter++ {
@@ -501,7 +544,7 @@ func TestMatcherRandomized(t *testing.T) {
 					t.Fatal(err)
 				}
 				var hits []hit
-				m.scan(p, viewOf(p), -1, &hits)
+				m.scan(p, newSearchView(p.content), -1, &hits)
 				var got []int
 				for _, h := range hits {
 					got = append(got, h.line)
@@ -579,5 +622,51 @@ func TestSearchNotesUnreadableDocs(t *testing.T) {
 		"here (here.md)\nL3 § _intro: A needle.\n\nNotes:\n- missing: documents[0] (id 'gone'): file 'gone.md' not found"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestRequiredBytes(t *testing.T) {
+	tests := []struct {
+		expr string
+		want string // the set's bytes, "" for none; \x80 stands for all of 0x80-0xff
+	}{
+		{`\d{4}`, "0123456789"},
+		{`\b[0-9]{4}\b`, "0123456789"},
+		{`(?i)\b[0-9]{4}\b`, "0123456789"},
+		{`[a-c]+-?x`, "x"},
+		{`x|[0-9]`, "0123456789x"},
+		{`(?i)k`, "Kk\x80"},
+		{`[é-]`, "-\x80"},
+		{`\s`, "\t\n\f\r "},
+		{`.`, ""},
+		{`a*`, ""},
+		{`x|.`, ""},
+	}
+	for _, tc := range tests {
+		tree, err := syntax.Parse(tc.expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if set := requiredBytes(tree); set != nil {
+			var b strings.Builder
+			for c := 0; c < 0x80; c++ {
+				if set[c] {
+					b.WriteByte(byte(c))
+				}
+			}
+			if set[0x80] {
+				b.WriteString("\x80")
+				for c := 0x80; c <= 0xff; c++ {
+					if !set[c] {
+						t.Errorf("requiredBytes(%s) holds 0x80 but not %#x", tc.expr, c)
+					}
+				}
+			}
+			got = b.String()
+		}
+		if got != tc.want {
+			t.Errorf("requiredBytes(%s) = %q, want %q", tc.expr, got, tc.want)
+		}
 	}
 }
