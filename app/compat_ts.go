@@ -153,7 +153,7 @@ func (l *Library) TSGetDocument(ctx context.Context, filepath string) (string, e
 	if !ok {
 		return "", &tsDocNotFoundError{path: filepath}
 	}
-	p, err := l.open(ctx, doc.Path)
+	p, err := l.open(ctx, doc)
 	if errors.Is(err, domain.ErrNotFound) {
 		// Listed a moment ago, gone now.
 		return "", &tsDocNotFoundError{path: filepath}
@@ -179,7 +179,7 @@ func (l *Library) TSGetDocuments(ctx context.Context, filepaths []string) (strin
 		if !ok {
 			continue
 		}
-		p, err := l.open(ctx, doc.Path)
+		p, err := l.open(ctx, doc)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return "", ctxErr

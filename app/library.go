@@ -103,11 +103,16 @@ func (l *Library) Catalog(ctx context.Context) (*domain.Catalog, error) {
 }
 
 // open returns a doc's bytes and structure, from the cache when the file's
-// stamp has not changed since it was parsed.
-func (l *Library) open(ctx context.Context, path string) (*parsedDoc, error) {
-	stamp, err := l.source.Stat(ctx, path)
-	if err != nil {
-		return nil, err
+// stamp has not changed since it was parsed. The stamp is the one the
+// catalog saw, when it carries one, else a fresh Stat.
+func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, error) {
+	path := d.Path
+	stamp := d.Stamp
+	if stamp == (domain.Stamp{}) {
+		var err error
+		if stamp, err = l.source.Stat(ctx, path); err != nil {
+			return nil, err
+		}
 	}
 	l.mu.Lock()
 	cached := l.cache[path]
@@ -149,7 +154,7 @@ func (l *Library) openAll(ctx context.Context, docs []domain.Document) ([]*parse
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i], errs[i] = l.open(ctx, docs[i].Path)
+				out[i], errs[i] = l.open(ctx, docs[i])
 			}
 		}()
 	}

@@ -92,7 +92,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 				if i >= len(docs) || ctx.Err() != nil {
 					return
 				}
-				p, err := l.open(ctx, docs[i].Path)
+				p, err := l.open(ctx, docs[i])
 				if err != nil {
 					errs[i] = err
 					continue

@@ -20,6 +20,10 @@ type Document struct {
 	HasTokens bool
 	// Tags in the order the convention defines (inherited first), no duplicates.
 	Tags []string
+	// Stamp is the file's stamp as the source saw it during the Catalog call
+	// that returned this Document (zero when the source did not look), so
+	// callers need not stat the file again.
+	Stamp Stamp
 }
 
 // Folder describes a directory of the library, as an index.md file does in

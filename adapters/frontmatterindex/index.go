@@ -172,6 +172,7 @@ func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
 			Tokens:    m.tokens,
 			HasTokens: m.hasTokens,
 			Tags:      tags,
+			Stamp:     c.stamp,
 		})
 		if path.Base(p) == indexFile {
 			cat.Folders[dir] = domain.Folder{

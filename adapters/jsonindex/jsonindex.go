@@ -120,7 +120,7 @@ func (x *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
 		index int
 		text  string
 	}
-	problems, err := x.checkDocs(ctx, p)
+	problems, stamps, err := x.checkDocs(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +132,7 @@ func (x *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
 		}
 		d := e.doc
 		d.Tags = slices.Clone(d.Tags) // the cache stays ours
+		d.Stamp = stamps[i]
 		cat.Docs = append(cat.Docs, d)
 	}
 	slices.SortFunc(notes, func(a, b note) int { return cmp.Compare(a.index, b.index) })
@@ -150,8 +151,9 @@ func (x *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
 // symlink leaving its folder, which may still be inside the root) is
 // resolved again from the root, which decides, so each answer is exactly
 // checkDoc's.
-func (x *Index) checkDocs(ctx context.Context, p *parsedIndex) ([]*fileError, error) {
+func (x *Index) checkDocs(ctx context.Context, p *parsedIndex) ([]*fileError, []domain.Stamp, error) {
 	problems := make([]*fileError, len(p.entries))
+	stamps := make([]domain.Stamp, len(p.entries))
 	var next atomic.Int64 // the next folder to check
 	check := func() {
 		for {
@@ -159,7 +161,7 @@ func (x *Index) checkDocs(ctx context.Context, p *parsedIndex) ([]*fileError, er
 			if g >= len(p.folders) || ctx.Err() != nil {
 				return
 			}
-			x.checkFolder(p, p.byDir[p.folders[g].from:p.folders[g].to], problems)
+			x.checkFolder(p, p.byDir[p.folders[g].from:p.folders[g].to], problems, stamps)
 		}
 	}
 	var wg sync.WaitGroup
@@ -168,14 +170,14 @@ func (x *Index) checkDocs(ctx context.Context, p *parsedIndex) ([]*fileError, er
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return problems, nil
+	return problems, stamps, nil
 }
 
 // checkFolder checks the entries of p at members, all in one folder, and
-// records their problems.
-func (x *Index) checkFolder(p *parsedIndex, members []int, problems []*fileError) {
+// records their problems, or their stamps.
+func (x *Index) checkFolder(p *parsedIndex, members []int, problems []*fileError, stamps []domain.Stamp) {
 	dir := p.entries[members[0]].dir
 	folder, err := x.root, error(nil)
 	if dir != "." {
@@ -187,10 +189,11 @@ func (x *Index) checkFolder(p *parsedIndex, members []int, problems []*fileError
 		e := &p.entries[i]
 		if err == nil {
 			if fi, serr := folder.Stat(e.base); serr == nil && fi.Mode().IsRegular() {
+				stamps[i] = stampOf(fi)
 				continue
 			}
 		}
-		problems[i] = x.checkDoc(e.doc.Path)
+		problems[i], stamps[i] = x.checkDoc(e.doc.Path)
 	}
 }
 
@@ -199,15 +202,15 @@ func (x *Index) checkFolder(p *parsedIndex, members []int, problems []*fileError
 const maxCheckers = 4
 
 // checkDoc resolves a document file through the root without reading it.
-func (x *Index) checkDoc(p string) *fileError {
+func (x *Index) checkDoc(p string) (*fileError, domain.Stamp) {
 	fi, err := x.root.Stat(p)
 	if err != nil {
-		return describe("", p, err, x.escape)
+		return describe("", p, err, x.escape), domain.Stamp{}
 	}
 	if !fi.Mode().IsRegular() {
-		return notRegular("", p)
+		return notRegular("", p), domain.Stamp{}
 	}
-	return nil
+	return nil, stampOf(fi)
 }
 
 // Stat returns the stamp of the document file at p (relative to the root).

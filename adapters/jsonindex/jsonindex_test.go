@@ -396,6 +396,9 @@ func TestCustomIndexPathAndEntryFields(t *testing.T) {
 		t.Fatalf("Catalog: %v", err)
 	}
 	wantDoc := domain.Document{ID: "a", Path: "a.md", Title: "A", Tokens: 0, HasTokens: true, Tags: []string{"x", "y"}}
+	if len(cat.Docs) == 1 {
+		cat.Docs[0].Stamp = domain.Stamp{} // checked by the contract suite
+	}
 	if len(cat.Docs) != 1 || fmt.Sprint(cat.Docs[0]) != fmt.Sprint(wantDoc) {
 		t.Errorf("Catalog docs = %+v, want [%+v] (clean path, tokens as given, repeated tag dropped, unknown fields ignored)", cat.Docs, wantDoc)
 	}

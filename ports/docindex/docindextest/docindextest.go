@@ -216,6 +216,22 @@ func testCatalog(t *testing.T, c Convention) {
 	}
 	again := catalog(t, l.src)
 	checkDocs(t, again.Docs, docs)
+	checkCatalogStamps(t, l.src, again)
+}
+
+// checkCatalogStamps: a stamp the catalog carries is the file's current
+// one, so callers may skip their own Stat.
+func checkCatalogStamps(t *testing.T, src docindex.Source, cat *domain.Catalog) {
+	t.Helper()
+	for _, d := range cat.Docs {
+		if d.Stamp == (domain.Stamp{}) {
+			continue
+		}
+		st, err := src.Stat(context.Background(), d.Path)
+		if err != nil || !sameStamp(st, d.Stamp) {
+			t.Errorf("Catalog stamp of %q = %+v, Stat = %+v (%v): want equal", d.Path, d.Stamp, st, err)
+		}
+	}
 }
 
 func testReadFile(t *testing.T, c Convention) {
@@ -298,7 +314,9 @@ func testEdit(t *testing.T, c Convention) {
 	if !bytes.HasSuffix(got, []byte("Sessions too.\nAnd one more line.\n")) {
 		t.Errorf("ReadFile(%q) after edit = %q, want the new body", edited, got)
 	}
-	checkDocs(t, catalog(t, l.src).Docs, docs)
+	edCat := catalog(t, l.src)
+	checkDocs(t, edCat.Docs, docs)
+	checkCatalogStamps(t, l.src, edCat)
 }
 
 func testAddRemove(t *testing.T, c Convention) {
