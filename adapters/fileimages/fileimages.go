@@ -118,10 +118,10 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 	}
 	img, ok := p.images[id]
 	if !ok {
-		return nil, &fileError{msg: fmt.Sprintf("image %s not found in %s", quote(id), s.index), kind: domain.ErrNotFound}
+		return nil, &fileError{msg: fmt.Sprintf("image %s not found in %s", domain.QuoteIndexValue(id), s.index), kind: domain.ErrNotFound}
 	}
-	lead := fmt.Sprintf("image %s: '%s'", quote(id), img.File)
-	notFound := fmt.Sprintf("image %s: file '%s' not found", quote(id), img.File)
+	lead := fmt.Sprintf("image %s: '%s'", domain.QuoteIndexValue(id), img.File)
+	notFound := fmt.Sprintf("image %s: file '%s' not found", domain.QuoteIndexValue(id), img.File)
 	outside := fmt.Sprintf("the image folder '%s'", s.folder)
 
 	folder := s.root
@@ -129,7 +129,7 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 		// Opened afresh for each read, so a folder swapped for a symlink
 		// out of the library is noticed, and no handle outlives its use.
 		if folder, err = s.root.OpenRoot(s.folder); err != nil {
-			folderLead := fmt.Sprintf("image %s: image folder '%s'", quote(id), s.folder)
+			folderLead := fmt.Sprintf("image %s: image folder '%s'", domain.QuoteIndexValue(id), s.folder)
 			return nil, describe(folderLead, folderLead+" not found", "the library root", err, s.escape)
 		}
 		defer folder.Close()
