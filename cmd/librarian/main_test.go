@@ -70,3 +70,52 @@ func TestCommandLine(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryIndexProblemInOneAnswer: both malformed fixtures at once (the doc
+// index's and the image index's all-problems.json) fail `librarian check`
+// and a list_documents call over stdio with every problem listed together.
+func TestEveryIndexProblemInOneAnswer(t *testing.T) {
+	dir := t.TempDir()
+	fixtures := filepath.Join(repoRoot(t), "testdata", "indexes")
+	copyFile := func(from, to string) {
+		t.Helper()
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(to), 0o755)
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile(filepath.Join(fixtures, "doc-index", "all-problems.json"), filepath.Join(dir, "index.json"))
+	copyFile(filepath.Join(fixtures, "image-index", "all-problems.json"), filepath.Join(dir, "images", "index.json"))
+	wants := []string{
+		"index.json and images/index.json are invalid",
+		"may not contain '..'",
+		"must be relative, not absolute",
+		"may not contain '\\'",
+		"duplicate id",
+		"missing required field 'id'",
+		"'approx_tokens' must be a non-negative integer",
+		"'tags' must be a list of strings",
+		"images[",
+	}
+	code, stdout, stderr := runCLI(t, nil, "--root", dir, "check")
+	if code != 1 {
+		t.Errorf("check: exit %d, want 1 (stderr %s)", code, stderr)
+	}
+	cs := connect(t, "", "LIBRARY_ROOT="+dir)
+	listed, isErr := callText(t, cs, "list_documents", map[string]any{})
+	if !isErr {
+		t.Errorf("list_documents over an invalid index should fail, got %s", listed)
+	}
+	for _, w := range wants {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("check output lacks %q:\n%s", w, stdout)
+		}
+		if !strings.Contains(listed, w) {
+			t.Errorf("list_documents error lacks %q:\n%s", w, listed)
+		}
+	}
+}
