@@ -18,12 +18,28 @@ type ListRequest struct {
 	// SectionDepth caps the outline's nesting depth (1 = top-level sections
 	// only, 0 = no outline); nil is unlimited.
 	SectionDepth *int
+	// MaxTokens bounds the answer: nil takes LibraryConfig.MaxAnswerTokens,
+	// 0 means no limit.
+	MaxTokens *int
 }
 
 // ListDocuments renders seed 000's tree: a line per folder with its doc
 // count and token sum (its whole subtree), each doc with id, file name,
 // tokens, summary and tags, then its section outline with full ids.
+//
+// The answer is bounded like get_documents': past the budget (MaxTokens,
+// else LibraryConfig.MaxAnswerTokens; 0 = none) the listing stops at a whole
+// doc and ends with a note naming the folders left out, so a huge library
+// is browsed folder by folder instead of in one answer no client accepts.
+// Only the docs shown are read and parsed.
 func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, error) {
+	budget := l.cfg.MaxAnswerTokens
+	if req.MaxTokens != nil {
+		if *req.MaxTokens < 0 {
+			return "", fmt.Errorf("%w: 'max_tokens' must be 0 (no limit) or more, got %d", domain.ErrInvalidArgument, *req.MaxTokens)
+		}
+		budget = *req.MaxTokens
+	}
 	cat, err := l.Catalog(ctx)
 	if err != nil {
 		return "", err
@@ -33,42 +49,34 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 		return "", err
 	}
 	outline := req.SectionDepth == nil || *req.SectionDepth > 0
-	var parsed []*parsedDoc
-	var errs []error
-	if outline {
-		parsed, errs = l.openAll(ctx, docs)
-	} else {
-		// Token estimates still need sizes; a stat is enough.
-		parsed, errs = l.statAll(ctx, docs)
-	}
+	sizes, sizeErrs := l.sizes(ctx, docs)
 	notes := append([]string(nil), cat.Notes...)
+
 	type folderStat struct{ docs, tokens int }
-	stats := map[string]*folderStat{}
+	stats := map[string]*folderStat{root: {}}
 	byFolder := map[string][]int{}
+	docTokens := make([]int, len(docs))
 	for i, d := range docs {
 		dir := docFolder(d.Path)
 		byFolder[dir] = append(byFolder[dir], i)
-		t := tokens(d, parsed[i])
+		docTokens[i] = d.Tokens
+		if !d.HasTokens {
+			docTokens[i] = domain.EstimateTokens(sizes[i])
+		}
 		// Every folder from the doc's own up to the root counts it: a
 		// folder line sums its whole subtree.
 		for f := dir; ; f = parentFolder(f) {
-			s := stats[f]
-			if s == nil {
-				s = &folderStat{}
-				stats[f] = s
+			st := stats[f]
+			if st == nil {
+				st = &folderStat{}
+				stats[f] = st
 			}
-			s.docs++
-			s.tokens += t
+			st.docs++
+			st.tokens += docTokens[i]
 			if f == root {
 				break
 			}
 		}
-		if errs[i] != nil {
-			notes = append(notes, openNote(d, errs[i]))
-		}
-	}
-	if stats[root] == nil {
-		stats[root] = &folderStat{}
 	}
 	folders := make([]string, 0, len(stats))
 	for f := range stats {
@@ -77,43 +85,126 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	sort.Slice(folders, func(i, j int) bool { return folderLess(folders[i], folders[j]) })
 
 	var b strings.Builder
-	for _, f := range folders {
-		s := stats[f]
+	var block strings.Builder
+	shownDocs := 0
+	cutAt := -1 // index in folders of the first folder not wholly shown
+	fits := func(more int) bool { return budget == 0 || (b.Len()+more+3)/4 <= budget }
+	for fi, f := range folders {
+		block.Reset()
+		st := stats[f]
 		name := f + "/"
 		if f == "" {
 			name = "./"
 		}
-		fmt.Fprintf(&b, "%s (%d %s, ~%d tokens)", name, s.docs, plural(s.docs, "doc", "docs"), s.tokens)
+		fmt.Fprintf(&block, "%s (%d %s, ~%d tokens)", name, st.docs, plural(st.docs, "doc", "docs"), st.tokens)
 		if desc, ok := cat.Folders[f]; ok {
 			if text := firstNonEmpty(desc.Summary, desc.Title); text != "" {
-				fmt.Fprintf(&b, " — %s", text)
+				fmt.Fprintf(&block, " — %s", text)
 			}
 		}
-		b.WriteString("\n")
-		for _, i := range byFolder[f] {
-			d := docs[i]
-			fmt.Fprintf(&b, "- %s [%s] ~%d tokens", d.ID, path.Base(d.Path), tokens(d, parsed[i]))
-			if d.Summary != "" {
-				fmt.Fprintf(&b, " — %s", d.Summary)
-			}
-			if len(d.Tags) > 0 {
-				fmt.Fprintf(&b, " · tags: %s", strings.Join(d.Tags, ", "))
-			}
-			b.WriteString("\n")
-			if errs[i] != nil {
-				b.WriteString("(not readable: see Notes)\n")
-				continue
-			}
+		block.WriteString("\n")
+		if !fits(block.Len()) && shownDocs > 0 {
+			cutAt = fi
+			break
+		}
+		b.WriteString(block.String())
+		members := byFolder[f]
+		// Read and parse a folder's docs together (in parallel), a batch
+		// at a time, so a cut stops the reading too.
+		for lo := 0; lo < len(members) && cutAt < 0; lo += listBatch {
+			batch := members[lo:min(lo+listBatch, len(members))]
+			var parsed []*parsedDoc
+			var errs []error
 			if outline {
-				writeOutline(&b, parsed[i].structure, req.LineBounds, req.SectionDepth)
+				batchDocs := make([]domain.Document, len(batch))
+				for k, i := range batch {
+					batchDocs[k] = docs[i]
+				}
+				parsed, errs = l.openAll(ctx, batchDocs)
 			}
+			for k, i := range batch {
+				d := docs[i]
+				block.Reset()
+				fmt.Fprintf(&block, "- %s [%s] ~%d tokens", d.ID, path.Base(d.Path), docTokens[i])
+				if d.Summary != "" {
+					fmt.Fprintf(&block, " — %s", d.Summary)
+				}
+				if len(d.Tags) > 0 {
+					fmt.Fprintf(&block, " · tags: %s", strings.Join(d.Tags, ", "))
+				}
+				block.WriteString("\n")
+				docErr := sizeErrs[i]
+				if outline && docErr == nil {
+					docErr = errs[k]
+				}
+				switch {
+				case docErr != nil:
+					block.WriteString("(not readable: see Notes)\n")
+				case outline:
+					writeOutline(&block, parsed[k].structure, req.LineBounds, req.SectionDepth)
+				}
+				if !fits(block.Len()) && shownDocs > 0 {
+					cutAt = fi
+					break
+				}
+				if docErr != nil {
+					notes = append(notes, openNote(d, docErr))
+				}
+				b.WriteString(block.String())
+				shownDocs++
+			}
+		}
+		if cutAt >= 0 {
+			break
 		}
 	}
 	if len(docs) == 0 {
 		b.WriteString("(no documents match)\n")
 	}
+	if cutAt >= 0 {
+		writeListCut(&b, budget, len(docs)-shownDocs, folders[cutAt:], root)
+	}
 	writeNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// listBatch is how many docs of a folder are read and parsed together.
+const listBatch = 64
+
+// writeListCut ends a listing cut by its budget: what was left out, and
+// the folders to list next, as ready-to-send roots.
+func writeListCut(b *strings.Builder, budget, docsLeft int, left []string, root string) {
+	fmt.Fprintf(b, "\nLeft out (over max_tokens=%d): %d %s. List a narrower root, pass section_depth=0 for doc lines only, or max_tokens=0 for no limit. Folders not (wholly) shown:\n",
+		budget, docsLeft, plural(docsLeft, "doc", "docs"))
+	const most = 30
+	for i, f := range left {
+		if i == most {
+			fmt.Fprintf(b, "- ... and %d more\n", len(left)-most)
+			break
+		}
+		if f == "" {
+			f = "."
+		}
+		fmt.Fprintf(b, "- root=%q\n", f)
+	}
+}
+
+// sizes returns each doc's file size for token estimates, from the
+// catalog's stamps where it has them, else from a Stat (only for docs the
+// index gives no token count).
+func (l *Library) sizes(ctx context.Context, docs []domain.Document) ([]int64, []error) {
+	sizes := make([]int64, len(docs))
+	errs := make([]error, len(docs))
+	for i, d := range docs {
+		switch {
+		case d.Stamp != (domain.Stamp{}):
+			sizes[i] = d.Stamp.Size
+		case !d.HasTokens:
+			st, err := l.source.Stat(ctx, d.Path)
+			sizes[i], errs[i] = st.Size, err
+		}
+	}
+	return sizes, errs
 }
 
 // writeOutline writes a doc's section outline in seed 000's form.
@@ -163,21 +254,6 @@ func writeNotes(b *strings.Builder, notes []string) {
 		b.WriteString(n)
 		b.WriteString("\n")
 	}
-}
-
-// statAll gets each doc's stamp without reading it (for token estimates).
-func (l *Library) statAll(ctx context.Context, docs []domain.Document) ([]*parsedDoc, []error) {
-	out := make([]*parsedDoc, len(docs))
-	errs := make([]error, len(docs))
-	for i, d := range docs {
-		if d.HasTokens {
-			out[i] = &parsedDoc{}
-			continue
-		}
-		st, err := l.source.Stat(ctx, d.Path)
-		out[i], errs[i] = &parsedDoc{stamp: st}, err
-	}
-	return out, errs
 }
 
 func docFolder(p string) string {

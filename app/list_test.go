@@ -74,6 +74,8 @@ func TestListDocumentsGolden(t *testing.T) {
 		{"library-section-depth-0", bundled, app.ListRequest{Scope: app.Scope{Root: "", Depth: -1}, SectionDepth: intp(0)}},
 		{"library-tags", bundled, app.ListRequest{Scope: app.Scope{Root: "/", Tags: []string{"security", "onboarding"}, Depth: -1}}},
 		{"library-depth-1", bundled, app.ListRequest{Scope: app.Scope{Root: "backend/", Depth: 1}}},
+		{"library-budget", bundled, app.ListRequest{Scope: app.Scope{Root: ".", Depth: -1}, MaxTokens: intp(250)}},
+		{"library-no-budget", bundled, app.ListRequest{Scope: app.Scope{Root: ".", Depth: -1}, MaxTokens: intp(0)}},
 		{"edge-line-bounds", edge, app.ListRequest{Scope: app.Scope{Root: ".", Depth: -1}, LineBounds: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,5 +151,35 @@ func TestListDocumentsInvalidIndexFailsWithEveryProblem(t *testing.T) {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error lacks %q:\n%s", want, msg)
 		}
+	}
+}
+
+func TestListDocumentsBudgetReadsOnlyWhatItShows(t *testing.T) {
+	dir := t.TempDir()
+	layout := app.GenLibrary(t, dir, 300)
+	_ = layout
+	lib, src, parser := openCountingLibrary(t, dir)
+	got, err := lib.ListDocuments(context.Background(), app.ListRequest{Scope: app.Scope{Depth: -1}, MaxTokens: intp(2000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "Left out (over max_tokens=2000): ") || !strings.Contains(got, `- root="area-02/mod-9"`) {
+		t.Errorf("a cut listing should end with what was left out:\n%s", got[max(0, len(got)-1500):])
+	}
+	if n := (len(got) + 3) / 4; n > 2000+200 {
+		t.Errorf("answer is ~%d tokens, want about the budget of 2000", n)
+	}
+	if reads, parses := src.total(), parser.parses.Load(); reads >= 300 || parses >= 300 {
+		t.Errorf("a cut listing read %d and parsed %d of 300 docs; want only those shown (and their batch)", reads, parses)
+	}
+	full, err := lib.ListDocuments(context.Background(), app.ListRequest{Scope: app.Scope{Depth: -1}, MaxTokens: intp(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(full, "Left out") || !strings.HasPrefix(full, "./ (300 docs") {
+		t.Errorf("max_tokens=0 should list everything:\n%s", full[:200])
+	}
+	if _, err := lib.ListDocuments(context.Background(), app.ListRequest{Scope: app.Scope{Depth: -1}, MaxTokens: intp(-1)}); err == nil {
+		t.Error("a negative max_tokens should be refused")
 	}
 }

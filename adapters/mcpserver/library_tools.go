@@ -18,13 +18,15 @@ type listDocumentsArgs struct {
 	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"cap the outline's nesting depth: 1 shows top-level sections only, 0 no outline; null shows all"`
 	Tags         []string `json:"tags,omitempty" jsonschema:"keep only docs carrying ANY of these tags (exact, case-sensitive)"`
 	Depth        *int     `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root); negative is unlimited"`
+	MaxTokens    *int     `json:"max_tokens,omitempty" jsonschema:"answer budget in tokens (default: the server's, 20000); past it the listing stops at a whole doc and names the folders left out; 0 = no limit"`
 }
 
 const listDocumentsDescription = "Browse the library: a tree of folders (doc count, token sum) and docs " +
 	"(id, file, ~tokens, summary, tags), each with its section outline using FULL section ids " +
 	"(copy them verbatim into get_documents' `sections`). Call this first, then fetch everything " +
 	"relevant in ONE get_documents call. `line_bounds` adds L… ranges; `section_depth` caps the outline; " +
-	"`tags` and `depth` filter."
+	"`tags` and `depth` filter. A listing larger than the answer budget stops at a whole doc " +
+	"and names the folders left out: list those roots next."
 
 // AddLibraryTools registers the `library` tool set.
 func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
@@ -38,6 +40,7 @@ func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 			Scope:        app.Scope{Root: in.Root, Tags: in.Tags, Depth: derefOr(in.Depth, -1)},
 			LineBounds:   in.LineBounds,
 			SectionDepth: in.SectionDepth,
+			MaxTokens:    in.MaxTokens,
 		}
 		out, err := lib.ListDocuments(ctx, req)
 		if err != nil {
