@@ -85,6 +85,7 @@ func runLs(ctx context.Context, lib *app.Library, args []string, stdout, stderr 
 	sectionDepth := fs.Int("section-depth", -1, "")
 	depth := fs.Int("depth", -1, "")
 	root := fs.String("root", ".", "")
+	maxTokens := fs.Int("max-tokens", -1, "")
 	var tags listFlag
 	fs.Var(&tags, "tags", "")
 	operands, err := parseInterleaved(fs, args)
@@ -104,6 +105,9 @@ func runLs(ctx context.Context, lib *app.Library, args []string, stdout, stderr 
 	req := app.ListRequest{Scope: app.Scope{Root: *root, Tags: tags, Depth: *depth}, LineBounds: *lineBounds}
 	if *sectionDepth >= 0 {
 		req.SectionDepth = sectionDepth
+	}
+	if *maxTokens >= 0 {
+		req.MaxTokens = maxTokens
 	}
 	out, err := lib.ListDocuments(ctx, req)
 	if err != nil {
