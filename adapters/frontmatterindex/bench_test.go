@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +101,42 @@ func BenchmarkCatalogWarm(b *testing.B) {
 	}
 	if n := ix.metaReads.Load(); n != 0 {
 		b.Fatalf("warm Catalog read %d files, want 0", n)
+	}
+}
+
+// BenchmarkCatalogAfterEdit: Catalog after one doc was edited (a new
+// size each time). While watching, only that doc's folder is listed and
+// that doc read, but the catalog is built again.
+func BenchmarkCatalogAfterEdit(b *testing.B) {
+	dir := b.TempDir()
+	generateLibrary(b, dir, benchSections, benchSubsections, benchDocs)
+	ctx := context.Background()
+	ix, err := New(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Catalog(ctx); err != nil {
+		b.Fatal(err)
+	}
+	const editedPath = "section-00/topic-00/doc-00000.md"
+	edited := filepath.Join(dir, filepath.FromSlash(editedPath))
+	ix.metaReads.Store(0)
+	defer reportCPU(b)()
+	n := 0
+	for b.Loop() {
+		n++
+		if err := os.WriteFile(edited, []byte(fmt.Sprintf("---\ntitle: Edit %d\n---\n%s", n, strings.Repeat("x", n%100))), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		cat, err := ix.Catalog(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		i := sort.Search(len(cat.Docs), func(i int) bool { return cat.Docs[i].Path >= editedPath })
+		if got, want := cat.Docs[i].Title, fmt.Sprintf("Edit %d", n); got != want {
+			b.Fatalf("title after the edit = %q, want %q", got, want)
+		}
 	}
 }
 

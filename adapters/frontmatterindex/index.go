@@ -6,9 +6,19 @@
 // below it.
 //
 // Files are read only through an *os.Root, so nothing that resolves outside
-// the library root is ever opened. Each call walks the tree again (to see
-// added and removed files) but re-reads a file's frontmatter only when its
-// stamp (size, modification time, inode) changed.
+// the library root is ever opened. A file's frontmatter is read again only
+// when its stamp (size, modification time, inode) changed, or a change
+// notification names it. On Linux the folders are watched with inotify
+// (see changes.go), so a Catalog of an unchanged library returns the
+// catalog built last time without touching the disk, and one after a
+// change reads only the folders and files the notifications name; where
+// watching is unavailable, each call walks the tree again (to see added
+// and removed files) and stats every file. Each Catalog returns a catalog
+// of its own: callers may change it.
+//
+// The first Catalog reads every file whole; while watching, it keeps the
+// bytes of small files (bounded, see keepMaxFile) so that the parse
+// cache's first ReadFile of each doc needs no second read.
 package frontmatterindex
 
 import (
@@ -60,10 +70,34 @@ type Index struct {
 
 	mu    sync.Mutex
 	files map[string]*cached // by path: every *.md file the last walk saw
+	// While watching: every folder read, by path ("" the root), and the
+	// catalog built from them, returned again while nothing changes.
+	folders map[string]*folderState
+	built   *domain.Catalog
+	noWatch bool // watching failed or is unavailable: walk on every call
+	// watchBroken: a folder could not be watched during a walk; the
+	// Catalog then stops watching.
+	watchBroken atomic.Bool
 
-	// metaReads counts files read for their metadata, so tests can prove
-	// that an unchanged file is not read again.
-	metaReads atomic.Int64
+	// watchMu guards the watcher's pointer (written with mu held too), its
+	// read, the notices drained but not yet applied, and the kept bytes:
+	// ReadFile uses them without mu, so it never waits for a walk.
+	watchMu    sync.Mutex
+	watch      *watcher // nil when not watching
+	pend       pending
+	kept       map[string]keptFile
+	keptBytes  int
+	keptAt     time.Time
+	loseEvents bool // test hook: the next Catalog drops its notices as lost
+	// failWatches is a test hook: every folder watch fails, as at the
+	// watch limit. Set with mu held.
+	failWatches bool
+
+	// Counters for tests: files read for their metadata (an unchanged file
+	// is not read again), folders listed, full walks.
+	metaReads   atomic.Int64
+	folderReads atomic.Int64
+	walks       atomic.Int64
 }
 
 // cached is one file's metadata and the stamp of the bytes it came from.
@@ -105,20 +139,49 @@ func canList(r *os.Root) error {
 	return nil
 }
 
-// Close releases the root directory. The Index must not be used after.
-func (ix *Index) Close() error { return ix.root.Close() }
+// Close releases the root directory and the change notification. The
+// Index must not be used after.
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.stopWatching()
+	return ix.root.Close()
+}
 
-// Catalog walks the library and returns every document with its inherited
-// tags, a Folder for each folder holding an index.md, and notes on files it
-// left out or could only partly read. Only a root that cannot be read, or a
-// cancelled ctx, fails the call.
+// Catalog returns every document with its inherited tags, a Folder for
+// each folder holding an index.md, and notes on files it left out or could
+// only partly read. Only a root that cannot be read, or a cancelled ctx,
+// fails the call.
 func (ix *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	found, notes, err := ix.walk(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if ix.watch == nil && !ix.noWatch {
+		ix.restartWatching()
+	}
+	if ix.watch == nil {
+		return ix.catalogWalked(ctx)
+	}
+	cat, err := ix.catalogWatched(ctx)
+	if ix.watchBroken.Swap(false) {
+		// The walk read every folder, so cat is right; later changes in a
+		// folder not watched would go unseen, so walk from now on.
+		ix.stopWatching()
+	}
+	return cat, err
+}
+
+// catalogWalked is Catalog without change notification: walk the tree,
+// stat every file, read the changed ones.
+func (ix *Index) catalogWalked(ctx context.Context) (*domain.Catalog, error) {
+	ix.walks.Add(1)
+	states, err := ix.walk(ctx, []string{""})
 	if err != nil {
 		return nil, err
 	}
+	found, notes := flatten(states)
 	readNotes, err := ix.refresh(ctx, found)
 	if err != nil {
 		return nil, err
@@ -259,6 +322,9 @@ func (ix *Index) ReadFile(ctx context.Context, p string) ([]byte, domain.Stamp, 
 	}
 	if err := checkPath(p); err != nil {
 		return nil, domain.Stamp{}, err
+	}
+	if data, stamp, ok := ix.takeKept(p); ok {
+		return data, stamp, nil
 	}
 	// Stat before opening: opening a FIFO would block.
 	info, err := ix.root.Stat(p)

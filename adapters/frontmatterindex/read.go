@@ -45,6 +45,12 @@ func (ix *Index) refresh(ctx context.Context, found []candidate) ([]note, error)
 		lo = hi
 	}
 	errs := make([]error, len(found))
+	// While watching, the bytes read are kept for ReadFile: change
+	// notification tells when they stop being current.
+	var kept []keptFile
+	if ix.watch != nil {
+		kept = make([]keptFile, len(found))
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(ix.workers, len(chunks)) {
@@ -54,7 +60,7 @@ func (ix *Index) refresh(ctx context.Context, found []candidate) ([]note, error)
 				if k >= len(chunks) || ctx.Err() != nil {
 					return
 				}
-				ix.readChunk(found, chunks[k], entries, errs)
+				ix.readChunk(found, chunks[k], entries, kept, errs)
 			}
 		})
 	}
@@ -75,11 +81,15 @@ func (ix *Index) refresh(ctx context.Context, found []candidate) ([]note, error)
 		}
 	}
 	ix.files = files
+	if kept != nil {
+		ix.keep(found, kept)
+	}
 	return notes, nil
 }
 
-// readChunk reads the files at indexes idx of found, all in one folder.
-func (ix *Index) readChunk(found []candidate, idx []int, entries []*cached, errs []error) {
+// readChunk reads the files at indexes idx of found, all in one folder,
+// keeping their bytes in kept when it is not nil.
+func (ix *Index) readChunk(found []candidate, idx []int, entries []*cached, kept []keptFile, errs []error) {
 	folder, err := ix.root.OpenRoot(folderName(folderOf(found[idx[0]].path)))
 	if err != nil {
 		for _, i := range idx {
@@ -96,7 +106,13 @@ func (ix *Index) readChunk(found []candidate, idx []int, entries []*cached, errs
 		if c.symlink {
 			from, name = ix.root, c.path
 		}
-		entries[i], errs[i] = ix.readMeta(from, name)
+		// A shared file may change with no event in its folder: its bytes
+		// are never kept.
+		var data []byte
+		entries[i], data, errs[i] = ix.readMeta(from, name, kept != nil && !c.shared)
+		if data != nil {
+			kept[i] = keptFile{data: data, stamp: entries[i].stamp}
+		}
 	}
 }
 
@@ -108,27 +124,32 @@ func folderName(dir string) string {
 }
 
 // readMeta reads one file's frontmatter and first heading through root,
-// with the stamp of the bytes read.
-func (ix *Index) readMeta(root *os.Root, name string) (*cached, error) {
+// with the stamp of the bytes read. With keep, it also returns the bytes
+// when they are the whole file and at most keepMaxFile long.
+func (ix *Index) readMeta(root *os.Root, name string, keep bool) (*cached, []byte, error) {
 	ix.metaReads.Add(1)
 	readAt := time.Now()
 	f, err := root.OpenFile(name, openFlags, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
+		return nil, nil, fmt.Errorf("not a regular file")
 	}
 	data, err := readAllInto(make([]byte, 0, min(info.Size(), maxMetaBytes)+1), io.LimitReader(f, maxMetaBytes))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &cached{stamp: stampOf(info), readAt: readAt, meta: parseMeta(data)}, nil
+	c := &cached{stamp: stampOf(info), readAt: readAt, meta: parseMeta(data)}
+	if !keep || int64(len(data)) != info.Size() || len(data) > keepMaxFile {
+		data = nil
+	}
+	return c, data, nil
 }
 
 // readAllInto is io.ReadAll into a buffer sized from the file's stat.

@@ -17,3 +17,7 @@ const openFlags = os.O_RDONLY
 func stampOf(info fs.FileInfo) domain.Stamp {
 	return domain.Stamp{Size: info.Size(), ModTime: info.ModTime()}
 }
+
+// multiplyLinked: this platform exposes no link count; it has no change
+// notification either, so every call stats every file anyway.
+func multiplyLinked(fs.FileInfo) bool { return false }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +19,10 @@ type candidate struct {
 	path    string
 	stamp   domain.Stamp
 	symlink bool // resolved from the root, not from its own folder
+	// shared: a symlink, or a file with more than one hard link. A change
+	// through another name raises no event in this file's folder, so change
+	// notification cannot vouch for it: it is checked on every call.
+	shared bool
 }
 
 // note is a Catalog note tied to the file it is about, for ordering.
@@ -25,20 +30,57 @@ type note struct {
 	path, text string
 }
 
-// walk lists every *.md file under the root, sorted by path, skipping
-// dot-folders, dot-files and node_modules. Symlinked folders are not
-// followed (no loops, no second copies); a symlinked file is resolved
-// inside the root, and left out with a note when it resolves outside,
-// dangles or loops. Folders are read in parallel: on a warm library the
-// walk (one stat per file) is most of a Catalog's cost.
-func (ix *Index) walk(ctx context.Context) ([]candidate, []note, error) {
+// folderState is what reading one folder found: its *.md files, notes on
+// entries left out, the subfolders the walk goes into, and the entries
+// that are checked again on every call while watching (see checkShared).
+type folderState struct {
+	found   []candidate
+	notes   []note
+	subdirs []string
+	shared  []sharedEntry
+}
+
+// sharedEntry is an entry of a folder whose file may change with no event
+// in that folder (a symlink, or a file with several hard links), with what
+// the last look at it gave.
+type sharedEntry struct {
+	path    string
+	symlink bool
+	last    entryOutcome
+}
+
+// entryOutcome is what looking at one entry gave: a candidate's stamp, or
+// the note that left it out, or neither (skipped without a note).
+type entryOutcome struct {
+	stamp domain.Stamp
+	note  string
+	found bool
+}
+
+// walksInto reports whether the walk reads a subfolder of this name.
+func walksInto(name string) bool {
+	return !strings.HasPrefix(name, ".") && name != "node_modules"
+}
+
+// isDocName reports whether a file of this name is a document.
+func isDocName(name string) bool {
+	return strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, ".")
+}
+
+// walk reads the folders starts and every folder below them, returning
+// each one's state by path. It skips dot-folders, dot-files and
+// node_modules. Symlinked folders are not followed (no loops, no second
+// copies); a symlinked file is resolved inside the root, and left out with
+// a note when it resolves outside, dangles or loops. Folders are read in
+// parallel: on a warm library without change notification the walk (one
+// stat per file) is most of a Catalog's cost.
+func (ix *Index) walk(ctx context.Context, starts []string) (map[string]*folderState, error) {
 	var (
 		mu      sync.Mutex
 		wake    = sync.NewCond(&mu)
-		pending = []string{""}
+		pending = append([]string(nil), starts...)
 		active  int
-		found   []candidate
-		notes   []note
+		states  = make(map[string]*folderState)
 		failed  error
 		wg      sync.WaitGroup
 	)
@@ -58,12 +100,11 @@ func (ix *Index) walk(ctx context.Context) ([]candidate, []note, error) {
 				pending = pending[:len(pending)-1]
 				active++
 				mu.Unlock()
-				f, subdirs, n, err := ix.scanFolder(ctx, dir)
+				st, err := ix.scanFolder(ctx, dir)
 				mu.Lock()
 				active--
-				found = append(found, f...)
-				notes = append(notes, n...)
-				pending = append(pending, subdirs...)
+				states[dir] = st
+				pending = append(pending, st.subdirs...)
 				if err != nil && failed == nil {
 					failed = err
 				}
@@ -73,45 +114,68 @@ func (ix *Index) walk(ctx context.Context) ([]candidate, []note, error) {
 	}
 	wg.Wait()
 	if failed != nil {
-		return nil, nil, failed
+		return nil, failed
+	}
+	return states, nil
+}
+
+// flatten lists every folder's candidates, sorted by path, and their notes.
+func flatten(states map[string]*folderState) ([]candidate, []note) {
+	n := 0
+	for _, st := range states {
+		n += len(st.found)
+	}
+	found := make([]candidate, 0, n)
+	var notes []note
+	for _, st := range states {
+		found = append(found, st.found...)
+		notes = append(notes, st.notes...)
 	}
 	sort.Slice(found, func(i, j int) bool { return found[i].path < found[j].path })
-	return found, notes, nil
+	return found, notes
 }
 
 // scanFolder reads one folder ("" for the root): its *.md files and the
-// subfolders to walk next. Only an unreadable root, or a cancelled ctx,
-// is an error; anything else is a note.
-func (ix *Index) scanFolder(ctx context.Context, dir string) ([]candidate, []string, []note, error) {
+// subfolders to walk next. While watching, the folder's watch is added
+// before its entries are read, so no change after the read goes unseen.
+// Only an unreadable root, or a cancelled ctx, is an error; anything else
+// is a note.
+func (ix *Index) scanFolder(ctx context.Context, dir string) (*folderState, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, nil, err
+		return &folderState{}, err
 	}
+	ix.folderReads.Add(1)
 	var entries []fs.DirEntry
 	f, err := ix.root.Open(folderName(dir))
 	if err == nil {
+		if w := ix.watch; w != nil {
+			if ix.failWatches {
+				ix.watchFailed(errors.New("test hook: no watch"))
+			} else if werr := w.watchFolder(dir, f); werr != nil {
+				ix.watchFailed(werr)
+			}
+		}
 		entries, err = f.ReadDir(-1)
 		f.Close()
 	}
 	// Entries read before an error still count.
-	found, subdirs, notes := ix.sortEntries(dir, entries)
+	st := ix.sortEntries(dir, entries)
 	switch {
 	case err == nil:
 	case dir == "":
-		return nil, nil, nil, fmt.Errorf("library root %q cannot be read: %w", ix.dir, unwrapPath(err))
+		return st, fmt.Errorf("library root %q cannot be read: %w", ix.dir, unwrapPath(err))
 	case errors.Is(err, fs.ErrNotExist):
 		// Removed since its parent was listed: gone, as it will be next time.
 	default:
-		notes = append(notes, note{dir, fmt.Sprintf("unreadable: folder '%s' cannot be read (%v); its files may be missing", dir, unwrapPath(err))})
+		st.notes = append(st.notes, note{dir, fmt.Sprintf("unreadable: folder '%s' cannot be read (%v); its files may be missing", dir, unwrapPath(err))})
 	}
-	return found, subdirs, notes, nil
+	return st, nil
 }
 
 // sortEntries sorts a folder's entries into *.md candidates, subfolders to
 // walk, and notes on entries left out.
-func (ix *Index) sortEntries(dir string, entries []fs.DirEntry) ([]candidate, []string, []note) {
-	var found []candidate
-	var subdirs []string
-	var notes []note
+func (ix *Index) sortEntries(dir string, entries []fs.DirEntry) *folderState {
+	st := &folderState{}
 	for _, e := range entries {
 		name := e.Name()
 		p := name
@@ -119,40 +183,71 @@ func (ix *Index) sortEntries(dir string, entries []fs.DirEntry) ([]candidate, []
 			p = dir + "/" + name
 		}
 		if e.IsDir() {
-			if !strings.HasPrefix(name, ".") && name != "node_modules" {
-				subdirs = append(subdirs, p)
+			if walksInto(name) {
+				st.subdirs = append(st.subdirs, p)
 			}
 			continue
 		}
-		if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
+		if !isDocName(name) {
 			continue
 		}
-		var info fs.FileInfo
-		var err error
+		var out entryOutcome
 		symlink := e.Type()&fs.ModeSymlink != 0
+		shared := symlink
 		switch {
 		case e.Type().IsRegular():
-			info, err = e.Info() // read with the folder, by the os package
+			info, err := e.Info() // read with the folder, by the os package
+			out = ix.judge(p, info, err)
+			shared = out.found && multiplyLinked(info)
 		case symlink:
-			info, err = ix.root.Stat(p)
-			if err == nil && info.IsDir() {
-				continue // a symlinked folder that happens to end in .md
-			}
+			info, err := ix.root.Stat(p)
+			out = ix.judge(p, info, err)
 		default:
-			notes = append(notes, note{p, fmt.Sprintf("skipped: '%s' is not a regular file", p)})
-			continue
+			out = entryOutcome{note: fmt.Sprintf("skipped: '%s' is not a regular file", p)}
 		}
-		if err != nil {
-			notes = append(notes, note{p, ix.leftOutNote(p, err)})
-			continue
+		if shared {
+			st.shared = append(st.shared, sharedEntry{path: p, symlink: symlink, last: out})
 		}
-		if !info.Mode().IsRegular() {
-			notes = append(notes, note{p, fmt.Sprintf("skipped: '%s' is not a regular file", p)})
-			continue
+		switch {
+		case out.found:
+			st.found = append(st.found, candidate{path: p, stamp: out.stamp, symlink: symlink, shared: shared})
+		case out.note != "":
+			st.notes = append(st.notes, note{p, out.note})
 		}
-		found = append(found, candidate{path: p, stamp: stampOf(info), symlink: symlink})
 	}
-	return found, subdirs, notes
+	return st
+}
+
+// judge turns what a stat of the doc file at p gave into a candidate's
+// stamp, a note leaving it out, or a silent skip (a symlinked folder whose
+// name happens to end in .md).
+func (ix *Index) judge(p string, info fs.FileInfo, err error) entryOutcome {
+	switch {
+	case err != nil:
+		return entryOutcome{note: ix.leftOutNote(p, err)}
+	case info.IsDir():
+		return entryOutcome{}
+	case !info.Mode().IsRegular():
+		return entryOutcome{note: fmt.Sprintf("skipped: '%s' is not a regular file", p)}
+	}
+	return entryOutcome{stamp: stampOf(info), found: true}
+}
+
+// lookAgain stats a shared entry again, as the walk would.
+func (ix *Index) lookAgain(e sharedEntry) entryOutcome {
+	var info os.FileInfo
+	var err error
+	if e.symlink {
+		info, err = ix.root.Stat(e.path)
+	} else {
+		info, err = ix.root.Lstat(e.path)
+		if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			// Replaced by a symlink: the folder's own events say so too;
+			// report a change either way.
+			return entryOutcome{note: "replaced by a symlink"}
+		}
+	}
+	return ix.judge(e.path, info, err)
 }
 
 // leftOutNote words why a file found by the walk was left out.
