@@ -30,16 +30,23 @@ func scopeDocs(cat *domain.Catalog, s Scope) ([]domain.Document, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	var inRoot []domain.Document
-	for _, d := range cat.Docs {
-		if domain.InFolder(d.Path, root) {
-			inRoot = append(inRoot, d)
+	if root == "" && len(s.Tags) == 0 && s.Depth < 0 {
+		return cat.Docs, root, nil // the whole library: no copy (callers only read)
+	}
+	inRoot := cat.Docs
+	if root != "" {
+		// Docs are in path order, so a folder's docs are one run.
+		lo := sort.Search(len(cat.Docs), func(i int) bool { return cat.Docs[i].Path >= root+"/" })
+		hi := lo
+		for hi < len(cat.Docs) && domain.InFolder(cat.Docs[hi].Path, root) {
+			hi++
 		}
+		inRoot = cat.Docs[lo:hi]
 	}
 	if len(inRoot) == 0 && root != "" {
 		return nil, root, fmt.Errorf("%w: no folder '%s' in the library%s", domain.ErrNotFound, root, folderHint(cat, root))
 	}
-	var out []domain.Document
+	out := make([]domain.Document, 0, len(inRoot))
 	for _, d := range inRoot {
 		if s.Depth >= 0 && domain.DepthBelow(d.Path, root) > s.Depth && !isFolderIndex(d.Path, root) {
 			continue
