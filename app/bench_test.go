@@ -106,26 +106,36 @@ func BenchmarkGetDocuments(b *testing.B) {
 func BenchmarkListDocuments(b *testing.B) {
 	layout := app.GenLibrary(b, b.TempDir(), benchDocs)
 	ctx := context.Background()
-	req := app.ListRequest{Scope: app.Scope{Root: ".", Depth: -1}}
-	b.Run("cold", func(b *testing.B) {
-		for b.Loop() {
+	noLimit := 0
+	for _, tc := range []struct {
+		name string
+		req  app.ListRequest
+	}{
+		// The whole listing: every doc read and parsed.
+		{"max_tokens=0", app.ListRequest{Scope: app.Scope{Root: ".", Depth: -1}, MaxTokens: &noLimit}},
+		// The default budget: only the docs shown are read and parsed.
+		{"default-budget", app.ListRequest{Scope: app.Scope{Root: ".", Depth: -1}}},
+	} {
+		b.Run(tc.name+"/cold", func(b *testing.B) {
+			for b.Loop() {
+				lib := benchLibrary(b, layout.Root)
+				if _, err := lib.ListDocuments(ctx, tc.req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(tc.name+"/warm", func(b *testing.B) {
 			lib := benchLibrary(b, layout.Root)
-			if _, err := lib.ListDocuments(ctx, req); err != nil {
+			if _, err := lib.ListDocuments(ctx, tc.req); err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
-	b.Run("warm", func(b *testing.B) {
-		lib := benchLibrary(b, layout.Root)
-		if _, err := lib.ListDocuments(ctx, req); err != nil {
-			b.Fatal(err)
-		}
-		for b.Loop() {
-			if _, err := lib.ListDocuments(ctx, req); err != nil {
-				b.Fatal(err)
+			for b.Loop() {
+				if _, err := lib.ListDocuments(ctx, tc.req); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+	}
 }
 
 // BenchmarkUnchangedCall is the fixed cost of a call on a warm 10,000-doc

@@ -44,7 +44,33 @@ func listBenchDir(tb testing.TB) string {
 // docs and the index.md of the root, each area and each topic.
 const listBenchDocs = benchAreas*benchTopics*benchDocsPerTopic + 1 + benchAreas*(1+benchTopics)
 
-var listBenchRequest = ListRequest{Scope: Scope{Depth: -1}} // SectionDepth nil: every outline
+// listBenchNoLimit is max_tokens=0: the whole 10,000-doc listing.
+var listBenchNoLimit = 0
+
+// listBenchRequests are the two ways to list the root with default
+// arguments (SectionDepth nil: every outline): the whole listing
+// (max_tokens=0, every doc read and parsed), and with the default answer
+// budget (only the docs shown are read and parsed).
+var listBenchRequests = []struct {
+	name string
+	req  ListRequest
+	full bool
+}{
+	{"max_tokens=0", ListRequest{Scope: Scope{Depth: -1}, MaxTokens: &listBenchNoLimit}, true},
+	{"default-budget", ListRequest{Scope: Scope{Depth: -1}}, false},
+}
+
+// checkBenchAnswer checks a whole or a budgeted listing.
+func checkBenchAnswer(tb testing.TB, answer string, full bool) {
+	tb.Helper()
+	if full {
+		checkListAnswer(tb, answer)
+		return
+	}
+	if !strings.Contains(answer, "\nLeft out (over max_tokens=") {
+		tb.Fatalf("a default-budget listing of %d docs should be cut; it starts %q", listBenchDocs, firstLine(answer))
+	}
+}
 
 // checkListAnswer fails the benchmark unless the answer lists every doc
 // with its outline.
@@ -61,40 +87,48 @@ func checkListAnswer(tb testing.TB, answer string) {
 func BenchmarkFirstListDocumentsFrontmatter(b *testing.B) {
 	dir := listBenchDir(b)
 	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		src, err := frontmatterindex.New(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		lib := NewLibrary(src, goldmarkmarkdown.New(), nil, DefaultLibraryConfig())
-		answer, err := lib.ListDocuments(ctx, listBenchRequest)
-		if err != nil {
-			b.Fatal(err)
-		}
-		checkListAnswer(b, answer)
-		src.Close()
+	for _, tc := range listBenchRequests {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				src, err := frontmatterindex.New(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				lib := NewLibrary(src, goldmarkmarkdown.New(), nil, DefaultLibraryConfig())
+				answer, err := lib.ListDocuments(ctx, tc.req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				checkBenchAnswer(b, answer, tc.full)
+				src.Close()
+			}
+		})
 	}
 }
 
 func BenchmarkWarmListDocumentsFrontmatter(b *testing.B) {
 	dir := listBenchDir(b)
 	ctx := context.Background()
-	src, err := frontmatterindex.New(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer src.Close()
-	lib := NewLibrary(src, goldmarkmarkdown.New(), nil, DefaultLibraryConfig())
-	answer, err := lib.ListDocuments(ctx, listBenchRequest)
-	if err != nil {
-		b.Fatal(err)
-	}
-	checkListAnswer(b, answer)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := lib.ListDocuments(ctx, listBenchRequest); err != nil {
-			b.Fatal(err)
-		}
+	for _, tc := range listBenchRequests {
+		b.Run(tc.name, func(b *testing.B) {
+			src, err := frontmatterindex.New(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer src.Close()
+			lib := NewLibrary(src, goldmarkmarkdown.New(), nil, DefaultLibraryConfig())
+			answer, err := lib.ListDocuments(ctx, tc.req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			checkBenchAnswer(b, answer, tc.full)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := lib.ListDocuments(ctx, tc.req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
