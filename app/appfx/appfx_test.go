@@ -1,0 +1,89 @@
+package appfx_test
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/fx"
+
+	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/appfx"
+)
+
+// TestGraph builds the whole fx graph for each convention and tool set
+// choice, and checks the MCP server it yields serves the right tools.
+func TestGraph(t *testing.T) {
+	library := filepath.Join("..", "..", "library")
+	corpus := filepath.Join("..", "..", "testdata", "librarian-examples", "docs")
+	for _, tc := range []struct {
+		name       string
+		settings   app.Settings
+		convention string
+		tools      []string
+	}{
+		{"json, library tools", app.Settings{Root: library, Convention: "auto"}, "json",
+			[]string{"get_documents", "list_documents", "list_tags", "search_documents"}},
+		{"frontmatter, librarian-ts", app.Settings{Root: corpus, Convention: "auto", Tools: []string{"librarian-ts"}}, "frontmatter",
+			[]string{"getDocument", "getDocuments", "listDocuments", "listTags", "searchDocuments"}},
+		{"engine beside library", app.Settings{Root: library, Convention: "json", EngineURL: "http://127.0.0.1:1"}, "json",
+			[]string{"get_documents", "librarian_ask", "librarian_brief", "librarian_depends", "librarian_discuss", "librarian_gap",
+				"librarian_guide", "librarian_locate", "librarian_session_log", "librarian_status", "librarian_tell",
+				"list_documents", "list_tags", "search_documents"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tc.settings
+			s.DocIndex, s.ImageIndex, s.MaxImageBytes, s.MaxAnswerTokens = "index.json", "images/index.json", 5<<20, 20000
+			if err := s.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if got := appfx.Convention(s); got != tc.convention {
+				t.Errorf("Convention = %q, want %q", got, tc.convention)
+			}
+			logger := slog.New(slog.DiscardHandler)
+			if err := fx.ValidateApp(appfx.Module(s, logger)); err != nil {
+				t.Fatalf("ValidateApp: %v", err)
+			}
+			var srv *mcp.Server
+			fxApp := fx.New(appfx.Module(s, logger), fx.Populate(&srv), fx.NopLogger)
+			if err := fxApp.Err(); err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := srv.Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			res, err := cs.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tool := range res.Tools {
+				names = append(names, tool.Name)
+			}
+			sort.Strings(names)
+			if strings.Join(names, ",") != strings.Join(tc.tools, ",") {
+				t.Errorf("tools = %v, want %v", names, tc.tools)
+			}
+		})
+	}
+}
+
+func TestMissingRootIsAClearError(t *testing.T) {
+	err := appfx.CheckRoot(app.Settings{Root: "/nonexistent/library"})
+	if err == nil || !strings.Contains(err.Error(), `library root "/nonexistent/library" does not exist (set LIBRARY_ROOT or --root)`) {
+		t.Errorf("CheckRoot = %v", err)
+	}
+}
