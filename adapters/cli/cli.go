@@ -5,13 +5,12 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/librarian/librarian/app"
 )
@@ -31,8 +30,10 @@ type Invocation struct {
 // Deps are what the subcommands run on, built by the fx graph.
 type Deps struct {
 	Library *app.Library
-	Server  *mcp.Server
 	Engine  *app.Engine
+	// Serve runs the MCP server over the given streams until the input ends
+	// and every request read has been answered.
+	Serve func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error
 }
 
 type command struct {

@@ -8,8 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/domain"
 )
@@ -20,8 +18,7 @@ import (
 func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
 	switch inv.Command {
 	case "serve":
-		t := &mcp.IOTransport{Reader: stdin, Writer: stdout}
-		if err := deps.Server.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		if err := deps.Serve(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 			fmt.Fprintln(stderr, "librarian:", err)
 			return 2
 		}

@@ -16,7 +16,10 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/librarian/librarian/adapters/cli"
+	"github.com/librarian/librarian/adapters/mcpserver"
 	"github.com/librarian/librarian/app/appfx"
 )
 
@@ -43,12 +46,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// fx builds only what the command needs: eval needs no library, the
 	// other commands no engine unless the MCP server serves its tools.
 	var deps cli.Deps
+	var server *mcp.Server
 	var targets []any
 	switch inv.Command {
 	case "eval":
 		targets = []any{&deps.Engine}
 	case "serve":
-		targets = []any{&deps.Server}
+		targets = []any{&server}
 	default:
 		targets = []any{&deps.Library}
 	}
@@ -66,6 +70,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if err := fxApp.Err(); err != nil {
 		fmt.Fprintln(stderr, "librarian:", err)
 		return 2
+	}
+	deps.Serve = func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+		return server.Run(ctx, &mcpserver.StdioTransport{In: in, Out: out, Logger: logger})
 	}
 	return cli.Execute(ctx, inv, deps, stdin, stdout, stderr)
 }
