@@ -11,12 +11,14 @@ import (
 // app/appfx reads it to pick one adapter per port.
 type Settings struct {
 	Root            string // library root
+	RootGiven       bool   // Root came from the environment or a flag, not the default
 	Convention      string // "auto", "json" or "frontmatter"
 	DocIndex        string // json convention: doc index, relative to Root
 	ImageIndex      string // image index, relative to Root
 	MaxImageBytes   int64
 	MaxAnswerTokens int
 	Tools           []string // tool sets: "library", "librarian-ts", "engine"
+	ToolsDefaulted  bool     // Tools were not given: Validate chose them
 
 	EngineURL     string // LIBRARIAN_URL
 	EngineProject string // LIBRARIAN_PROJECT
@@ -47,6 +49,7 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 		EngineProject:   env("LIBRARIAN_PROJECT"),
 		Session:         env("CLAUDE_CODE_SESSION_ID"),
 	}
+	s.RootGiven = env("LIBRARY_ROOT") != "" || env("LIBRARIAN_DOCS_ROOT") != ""
 	if v := env("LIBRARY_MAX_IMAGE_BYTES"); v != "" {
 		n, err := ParseByteSize(v)
 		if err != nil {
@@ -74,6 +77,7 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("convention %q: want one of %s", s.Convention, strings.Join(Conventions, ", "))
 	}
 	if len(s.Tools) == 0 {
+		s.ToolsDefaulted = true
 		s.Tools = []string{"library"}
 		if s.EngineURL != "" {
 			s.Tools = append(s.Tools, "engine")
@@ -89,6 +93,9 @@ func (s *Settings) Validate() error {
 	}
 	return nil
 }
+
+// NeedsLibrary reports whether a served tool set reads the library.
+func (s Settings) NeedsLibrary() bool { return s.HasTools("library") || s.HasTools("librarian-ts") }
 
 // HasTools reports whether tool set name is served.
 func (s Settings) HasTools(name string) bool { return contains(s.Tools, name) }

@@ -57,9 +57,13 @@ var Version = "0.1.0"
 // commands where --root means the library root, "" where --root is the
 // command's folder filter (ls, search, tags); --docs-root works everywhere.
 func globalFlags(fs *flag.FlagSet, s *app.Settings, rootName string) {
-	fs.StringVar(&s.Root, "docs-root", s.Root, "library root (env LIBRARY_ROOT or LIBRARIAN_DOCS_ROOT; default ./library)")
+	setRoot := func(v string) error {
+		s.Root, s.RootGiven = v, true
+		return nil
+	}
+	fs.Func("docs-root", "library root (env LIBRARY_ROOT or LIBRARIAN_DOCS_ROOT; default ./library)", setRoot)
 	if rootName != "" {
-		fs.StringVar(&s.Root, rootName, s.Root, "library root (same as --docs-root)")
+		fs.Func(rootName, "library root (same as --docs-root)", setRoot)
 	}
 	fs.StringVar(&s.Convention, "convention", s.Convention, "library convention: auto, json or frontmatter (env LIBRARY_CONVENTION)")
 	fs.StringVar(&s.DocIndex, "doc-index", s.DocIndex, "json convention: doc index relative to the root (env LIBRARY_DOC_INDEX)")

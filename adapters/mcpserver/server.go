@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -25,11 +26,41 @@ const Instructions = "Project knowledge lives in this library. Browse with `list
 	"`search_documents`, then fetch everything relevant in ONE `get_documents` call, mixing docs, " +
 	"roots, sections and line ranges as needed. Request images only where the visual detail matters."
 
-// Options name the server and say which tool sets it serves.
+// TSInstructions describe the librarian-ts tool set (seed 001's workflow).
+const TSInstructions = "Markdown documents organised by folder and tagged in frontmatter (tags are " +
+	"inherited from the index.md files of parent folders). Discover tags with `listTags` and documents " +
+	"with `listDocuments`, search with `searchDocuments`, then read with `getDocument` or `getDocuments`."
+
+// EngineInstructions describe the engine tool set (seed 004's habits).
+const EngineInstructions = "Code retrieval for this machine's projects: call `librarian_brief` before " +
+	"starting work (what exists, what to reuse, what is missing) and `librarian_locate` before grep " +
+	"(current file:line from a code index); ask grounded questions with `librarian_ask` or " +
+	"`librarian_discuss`. Give knowledge back: `librarian_tell` when the engine lacked or got something " +
+	"wrong, `librarian_gap` when it could not answer."
+
+// InstructionsFor joins the instructions of the tool sets served, so an
+// agent is never told about tools the server does not have.
+func InstructionsFor(library, ts, engine bool) string {
+	var parts []string
+	if library {
+		parts = append(parts, Instructions)
+	}
+	if ts {
+		parts = append(parts, TSInstructions)
+	}
+	if engine {
+		parts = append(parts, EngineInstructions)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// Options name the server and say what it tells agents about its tools.
 type Options struct {
 	Name    string
 	Version string
 	Logger  *slog.Logger
+	// Instructions for agents; "" means Instructions (the library tools').
+	Instructions string
 }
 
 // NewServer builds an MCP server with no tools yet; the Add*Tools functions
@@ -42,7 +73,7 @@ func NewServer(opts Options) *mcp.Server {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "Librarian", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: Instructions, Logger: logger})
+		&mcp.ServerOptions{Instructions: firstNonEmpty(opts.Instructions, Instructions), Logger: logger})
 	srv.AddReceivingMiddleware(recoverPanics(logger))
 	return srv
 }
@@ -105,6 +136,13 @@ func toolError(logger *slog.Logger, tool string, err error) error {
 		logger.Error("tool failed", "tool", tool, "err", err)
 	}
 	return fmt.Errorf("%s failed: %v", tool, err)
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // text wraps a text answer as a tool result.

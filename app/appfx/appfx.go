@@ -32,14 +32,16 @@ import (
 var Version = "0.1.0"
 
 // Module is the whole program: settings, one adapter per port, the use
-// cases and the MCP server.
+// cases and the MCP server. The library's modules are left out when no
+// served tool set reads it and its root is missing (an engine-only server).
 func Module(s app.Settings, logger *slog.Logger) fx.Option {
+	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(), fx.Provide(newLibrary))
+	if !s.NeedsLibrary() && CheckRoot(s) != nil {
+		library = fx.Options()
+	}
 	return fx.Options(
 		fx.Supply(s, logger),
-		IndexModule(s),
-		MarkdownModule(),
-		ImagesModule(),
-		fx.Provide(newLibrary),
+		library,
 		EngineModule(),
 		MCPModule(),
 	)
@@ -133,12 +135,14 @@ type serverDeps struct {
 	fx.In
 	Settings app.Settings
 	Logger   *slog.Logger
-	Library  *app.Library
+	Library  *app.Library `optional:"true"`
 	Engine   *app.Engine
 }
 
 func newMCPServer(d serverDeps) *mcp.Server {
-	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger})
+	s := d.Settings
+	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger,
+		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"))})
 	if d.Settings.HasTools("library") {
 		mcpserver.AddLibraryTools(srv, d.Library, d.Logger)
 	}

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 )
@@ -69,5 +74,38 @@ func TestStdioEngineTools(t *testing.T) {
 		if strings.Contains(r.Endpoint(), "POST /api/library/brief") && !strings.Contains(string(r.Body), `"session":"e2e-session"`) {
 			t.Errorf("brief body lacks the session id: %s", r.Body)
 		}
+	}
+}
+
+// TestStdioEngineOnlyWithoutLibrary: seed 004's setup names only
+// LIBRARIAN_URL; started where there is no ./library, the server serves the
+// engine tools alone instead of failing.
+func TestStdioEngineOnlyWithoutLibrary(t *testing.T) {
+	fake := retrievaltest.NewFakeEngine(t)
+	defer fake.Close()
+	cmd := exec.Command(binary)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "LIBRARIAN_URL="+fake.URL())
+	cmd.Stderr = &testLogWriter{t: t}
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if !strings.HasPrefix(tool.Name, "librarian_") {
+			t.Errorf("engine-only server lists %s", tool.Name)
+		}
+	}
+	if got, isErr := callText(t, cs, "librarian_status", map[string]any{}); isErr || !strings.Contains(got, "Index age") {
+		t.Errorf("librarian_status = %q (isError %v)", got, isErr)
+	}
+	if res := cs.InitializeResult(); res == nil || strings.Contains(res.Instructions, "list_documents") {
+		t.Errorf("an engine-only server's instructions should not name the library tools: %+v", res)
 	}
 }

@@ -56,8 +56,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	default:
 		targets = []any{&deps.Library}
 	}
-	if inv.Command != "eval" {
-		if err := appfx.CheckRoot(inv.Settings); err != nil {
+	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" {
+		s := &inv.Settings
+		switch {
+		case inv.Command == "serve" && !s.RootGiven && s.ToolsDefaulted && s.HasTools("engine"):
+			// Seed 004's setup names only LIBRARIAN_URL: serve the engine
+			// tools alone rather than fail on a library nobody asked for.
+			logger.Warn("no library: serving the engine tools only", "err", err)
+			s.Tools = []string{"engine"}
+		case inv.Command != "serve" || s.NeedsLibrary():
 			fmt.Fprintln(stderr, "librarian:", err)
 			return 2
 		}
