@@ -15,8 +15,8 @@ type ListRequest struct {
 	Scope
 	// LineBounds adds each section's L… range.
 	LineBounds bool
-	// SectionDepth caps the outline's nesting depth (1 = top-level sections
-	// only, 0 = no outline); nil is unlimited.
+	// SectionDepth caps the outline's heading levels (2 = `#` and `##`
+	// headings, 0 = no outline); nil or negative is unlimited.
 	SectionDepth *int
 	// MaxTokens bounds the answer: nil takes LibraryConfig.MaxAnswerTokens,
 	// 0 means no limit.
@@ -48,7 +48,7 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	if err != nil {
 		return "", err
 	}
-	outline := req.SectionDepth == nil || *req.SectionDepth > 0
+	outline := req.SectionDepth == nil || *req.SectionDepth != 0
 	sizes, sizeErrs := l.sizes(ctx, docs)
 	notes := append([]string(nil), cat.Notes...)
 
@@ -96,7 +96,9 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 		if f == "" {
 			name = "./"
 		}
-		fmt.Fprintf(&block, "%s (%d %s, ~%d tokens)", name, st.docs, plural(st.docs, "doc", "docs"), st.tokens)
+		// One form for every count, as seed 000 prints them, so the line
+		// parses the same way for 1 doc as for 2.
+		fmt.Fprintf(&block, "%s (%d docs, ~%d tokens)", name, st.docs, st.tokens)
 		if desc, ok := cat.Folders[f]; ok {
 			if text := firstNonEmpty(desc.Summary, desc.Title); text != "" {
 				fmt.Fprintf(&block, " — %s", text)
@@ -211,16 +213,18 @@ func (l *Library) sizes(ctx context.Context, docs []domain.Document) ([]int64, [
 func writeOutline(b *strings.Builder, s domain.Structure, lineBounds bool, maxDepth *int) {
 	var shown []domain.Section
 	for _, sec := range s.Sections {
-		if maxDepth != nil && sec.Depth > *maxDepth {
+		// section_depth caps heading levels, as seed 000 says: 2 keeps
+		// `#` and `##` headings (and _preamble); negative is no cap.
+		if maxDepth != nil && *maxDepth >= 0 && sec.Level > *maxDepth {
 			continue
 		}
 		shown = append(shown, sec)
 	}
 	if len(shown) == 0 {
-		fmt.Fprintf(b, "no sections, %d %s\n", s.Lines, plural(s.Lines, "line", "lines"))
+		fmt.Fprintf(b, "no sections, %d lines\n", s.Lines)
 		return
 	}
-	fmt.Fprintf(b, "sections, %d %s:\n", s.Lines, plural(s.Lines, "line", "lines"))
+	fmt.Fprintf(b, "sections, %d lines:\n", s.Lines)
 	for _, sec := range shown {
 		b.WriteString("§ ")
 		b.WriteString(sec.ID)

@@ -15,7 +15,7 @@ import (
 type listDocumentsArgs struct {
 	Root         string   `json:"root,omitempty" jsonschema:"folder to list, relative to the library root ('.' is the whole library)"`
 	LineBounds   bool     `json:"line_bounds,omitempty" jsonschema:"add each section's line range (L18–38), for line-range selectors"`
-	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"cap the outline's nesting depth: 1 shows top-level sections only, 0 no outline; null shows all"`
+	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"cap the outline's heading levels: 2 shows # and ## headings, 0 no outline; null shows all"`
 	Tags         []string `json:"tags,omitempty" jsonschema:"keep only docs carrying ANY of these tags (exact, case-sensitive)"`
 	Depth        *int     `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root); negative is unlimited"`
 	MaxTokens    *int     `json:"max_tokens,omitempty" jsonschema:"answer budget in tokens (default: the server's, 20000); past it the listing stops at a whole doc and names the folders left out; 0 = no limit"`
