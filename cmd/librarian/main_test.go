@@ -43,7 +43,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "check help", args: []string{"check", "--help"}, stdout: "usage: librarian check"},
 		{name: "ls", env: env, args: []string{"ls", "backend/storage", "--line-bounds"}, stdout: `§ invalidation/fan-out-deletes "Fan-out deletes" L21–34`},
 		{name: "ls root flag before command", args: []string{"--root", lib, "ls"}, stdout: "./ (4 docs, ~884 tokens)"},
-		{name: "ls docs-root after command", args: []string{"ls", "--docs-root", lib, "--section-depth", "0"}, stdout: "guides/ (1 doc, ~180 tokens)"},
+		{name: "ls docs-root after command", args: []string{"ls", "--docs-root", lib, "--section-depth", "0"}, stdout: "guides/ (1 docs, ~180 tokens)"},
 		{name: "check ok", env: env, args: []string{"check"}, stdout: "ok: 4 docs, no problems"},
 		{name: "check finds problems", args: []string{"--root", edge, "check"}, code: 1, stdout: "missing: documents[7] (id 'gone')"},
 		{name: "check invalid index", args: []string{"--root", bad, "check"}, code: 1, stdout: "documents[0] (id 'dots'): 'path' may not contain '..'"},
