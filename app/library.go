@@ -21,7 +21,15 @@ type LibraryConfig struct {
 	MaxImageBytes int64
 	// MaxAnswerTokens: the default get_documents budget; 0 means none.
 	MaxAnswerTokens int
+	// MaxDocBytes: a document file larger than this is not read (it gets a
+	// note), so a huge file named *.md cannot exhaust memory; 0 means
+	// DefaultMaxDocBytes.
+	MaxDocBytes int64
 }
+
+// DefaultMaxDocBytes is the largest document file read: 16 MiB, far above
+// any markdown an agent can use in one answer.
+const DefaultMaxDocBytes = 16 << 20
 
 // DefaultLibraryConfig is seed 000's and the spec's defaults.
 func DefaultLibraryConfig() LibraryConfig {
@@ -99,6 +107,7 @@ func (l *Library) Catalog(ctx context.Context) (*domain.Catalog, error) {
 	case imgErr != nil:
 		return nil, imgErr
 	}
+	l.prune(cat)
 	return cat, nil
 }
 
@@ -120,10 +129,20 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 	if cached != nil && cached.stamp == stamp && cached.settled() {
 		return cached, nil
 	}
+	limit := l.cfg.MaxDocBytes
+	if limit <= 0 {
+		limit = DefaultMaxDocBytes
+	}
+	if stamp.Size > limit {
+		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (LIBRARY_MAX_DOC_BYTES)", domain.ErrTooLarge, stamp.Size, limit)
+	}
 	readAt := time.Now()
 	content, readStamp, err := l.source.ReadFile(ctx, path)
 	if err != nil {
 		return nil, err
+	}
+	if int64(len(content)) > limit { // it grew between the stat and the read
+		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (LIBRARY_MAX_DOC_BYTES)", domain.ErrTooLarge, len(content), limit)
 	}
 	var p *parsedDoc
 	if cached != nil && bytes.Equal(cached.content, content) {
@@ -136,6 +155,26 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 	l.cache[path] = p
 	l.mu.Unlock()
 	return p, nil
+}
+
+// prune drops cached parses of files the catalog no longer lists (renamed
+// or removed docs), once the cache holds more entries than the catalog has
+// docs, so it never grows past the library.
+func (l *Library) prune(cat *domain.Catalog) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.cache) <= len(cat.Docs) {
+		return
+	}
+	keep := make(map[string]bool, len(cat.Docs))
+	for _, d := range cat.Docs {
+		keep[d.Path] = true
+	}
+	for p := range l.cache {
+		if !keep[p] {
+			delete(l.cache, p)
+		}
+	}
 }
 
 // openAll opens docs in parallel, keeping their order. A doc that cannot be
@@ -185,6 +224,8 @@ func openNote(d domain.Document, err error) string {
 		return fmt.Sprintf("refused: %s (%s): %v", d.ID, d.Path, err)
 	case errors.Is(err, domain.ErrNotFound):
 		return fmt.Sprintf("missing: %s (%s): file not found", d.ID, d.Path)
+	case errors.Is(err, domain.ErrTooLarge):
+		return fmt.Sprintf("too large: %s (%s): %v", d.ID, d.Path, err)
 	default:
 		return fmt.Sprintf("unreadable: %s (%s): %v", d.ID, d.Path, err)
 	}

@@ -183,3 +183,25 @@ func TestListDocumentsBudgetReadsOnlyWhatItShows(t *testing.T) {
 		t.Error("a negative max_tokens should be refused")
 	}
 }
+
+func TestHugeDocIsNotRead(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "index.json"), `{"documents": [{"id": "big", "path": "big.md"}, {"id": "small", "path": "small.md"}]}`)
+	writeFile(t, filepath.Join(dir, "small.md"), "# Small\n")
+	big, err := os.Create(filepath.Join(dir, "big.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Truncate(40 << 30); err != nil { // sparse: 40 GiB of nothing
+		t.Skipf("cannot make a sparse file here: %v", err)
+	}
+	big.Close()
+	lib := jsonLibrary(t, dir)
+	got, err := lib.ListDocuments(context.Background(), app.ListRequest{Scope: app.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "too large: big (big.md): too large: 42949672960 bytes, over the 16777216-byte limit") || !strings.Contains(got, "§ _intro \"Small\"") {
+		t.Errorf("a huge doc should be noted and the rest listed:\n%s", got)
+	}
+}

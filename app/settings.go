@@ -16,6 +16,7 @@ type Settings struct {
 	DocIndex        string // json convention: doc index, relative to Root
 	ImageIndex      string // image index, relative to Root
 	MaxImageBytes   int64
+	MaxDocBytes     int64
 	MaxAnswerTokens int
 	Tools           []string // tool sets: "library", "librarian-ts", "engine"
 	ToolsDefaulted  bool     // Tools were not given: Validate chose them
@@ -45,6 +46,7 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 		ImageIndex:      firstNonEmpty(env("LIBRARY_IMAGE_INDEX"), "images/index.json"),
 		MaxImageBytes:   5 << 20,
 		MaxAnswerTokens: 20000,
+		MaxDocBytes:     DefaultMaxDocBytes,
 		EngineURL:       env("LIBRARIAN_URL"),
 		EngineProject:   env("LIBRARIAN_PROJECT"),
 		Session:         env("CLAUDE_CODE_SESSION_ID"),
@@ -56,6 +58,13 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 			return s, fmt.Errorf("LIBRARY_MAX_IMAGE_BYTES: %w", err)
 		}
 		s.MaxImageBytes = n
+	}
+	if v := env("LIBRARY_MAX_DOC_BYTES"); v != "" {
+		n, err := ParseByteSize(v)
+		if err != nil || n == 0 {
+			return s, fmt.Errorf("LIBRARY_MAX_DOC_BYTES: want a positive byte count such as 16MB, got %q", v)
+		}
+		s.MaxDocBytes = n
 	}
 	if v := env("LIBRARY_MAX_ANSWER_TOKENS"); v != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))

@@ -73,6 +73,11 @@ func globalFlags(fs *flag.FlagSet, s *app.Settings, rootName string) {
 		s.MaxImageBytes = n
 		return err
 	})
+	fs.Func("max-doc-bytes", "larger document files are not read (env LIBRARY_MAX_DOC_BYTES; default 16MB)", func(v string) error {
+		n, err := app.ParseByteSize(v)
+		s.MaxDocBytes = n
+		return err
+	})
 	fs.IntVar(&s.MaxAnswerTokens, "max-answer-tokens", s.MaxAnswerTokens, "get_documents budget, 0 = none (env LIBRARY_MAX_ANSWER_TOKENS)")
 	fs.Func("tools", "tool sets to serve: library, librarian-ts, engine (env LIBRARIAN_TOOLS)", func(v string) error {
 		s.Tools = app.SplitList(v)

@@ -109,7 +109,7 @@ func ImagesModule() fx.Option {
 }
 
 func newLibrary(s app.Settings, src docindex.Source, p markdown.Parser, img imagestore.Store) *app.Library {
-	return app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens})
+	return app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens, MaxDocBytes: s.MaxDocBytes})
 }
 
 // EngineModule provides the engine tools over seed 004's remote engine. It
