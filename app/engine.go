@@ -52,6 +52,7 @@ type Engine struct {
 	now     func() time.Time
 
 	mu      sync.Mutex
+	clock   uint64
 	threads map[string]*engineThread
 }
 
@@ -60,6 +61,7 @@ type Engine struct {
 type engineThread struct {
 	mu    sync.Mutex
 	turns []domain.Turn
+	used  uint64 // Engine.clock at its last turn, for dropping the oldest thread
 }
 
 // EngineLocateLimit is how many hits librarian_locate asks for (seed 004's 10).
@@ -186,14 +188,29 @@ func (e *Engine) Discuss(ctx context.Context, caller, message string, reset bool
 	return renderEngineAnswer(a), nil
 }
 
+// engineMaxThreads bounds the discussions kept: callers are free-form
+// names, so the least recently used thread goes when a new one would pass it.
+const engineMaxThreads = 256
+
 func (e *Engine) thread(caller string) *engineThread {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.clock++
 	th := e.threads[caller]
 	if th == nil {
+		if len(e.threads) >= engineMaxThreads {
+			oldest, at := "", uint64(0)
+			for name, t := range e.threads {
+				if oldest == "" && at == 0 || t.used < at {
+					oldest, at = name, t.used
+				}
+			}
+			delete(e.threads, oldest)
+		}
 		th = &engineThread{}
 		e.threads[caller] = th
 	}
+	th.used = e.clock
 	return th
 }
 
@@ -532,4 +549,11 @@ func renderInteractions(session string, rows []domain.Interaction) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// ThreadCount is how many discussions are kept (for tests and logs).
+func (e *Engine) ThreadCount() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.threads)
 }

@@ -514,3 +514,17 @@ func TestEngineAnswersAreRendered(t *testing.T) {
 		t.Errorf("guide reset with nothing to clear = %q", got)
 	}
 }
+
+func TestEngineDiscussionThreadsAreBounded(t *testing.T) {
+	port := &fakeEnginePort{}
+	e := NewEngine(port, EngineConfig{Session: "s"})
+	ctx := context.Background()
+	for i := 0; i < 300; i++ {
+		if _, err := e.Discuss(ctx, fmt.Sprintf("caller-%d", i), "hello", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := e.ThreadCount(); n != 256 {
+		t.Errorf("threads kept = %d, want the cap of 256", n)
+	}
+}
