@@ -9,8 +9,11 @@
 // *os.Root of the library root (so it must be inside the library), and image
 // files through an *os.Root of the index's folder, so an image that resolves
 // outside that folder, by '..' or by a symlink, is refused even when it is
-// inside the library. The index is validated on every call, but parsed
-// again only when its Stamp changes.
+// inside the library. An absolute symlink, which os.Root refuses outright,
+// is resolved component by component through the same root (links.go) and
+// let through when it lands inside. The index is validated on every call,
+// but parsed again only when its Stamp changes; an image index setting that
+// is refused, or an index outside the library root, fails every call.
 package fileimages
 
 import (
@@ -37,10 +40,12 @@ const DefaultImageIndex = "images/index.json"
 // Store is an imagestore.Store over one library root and its image index.
 // It is safe for concurrent use.
 type Store struct {
-	root   *os.Root
-	index  string // cleaned, relative to the root
-	folder string // the index's folder, relative to the root ("." for the root)
-	escape error  // *os.Root's error for a path leaving its root
+	root    *os.Root
+	index   string // cleaned, relative to the root
+	folder  string // the index's folder, relative to the root ("." for the root)
+	setting error  // why the image index setting is refused, or nil
+	escape  error  // *os.Root's error for a path leaving its root
+	links   links  // resolves absolute symlinks inside the library root
 
 	mu     sync.Mutex // guards parsed
 	parsed *parsedImages
@@ -61,26 +66,27 @@ type parsedImages struct {
 var _ imagestore.Store = (*Store)(nil)
 
 // New opens the image index imageIndex (relative to root; "" means
-// DefaultImageIndex) of the library at root. It fails when root cannot be
-// opened, or the index path breaks seed 000's rules or resolves outside
-// root. A missing index is fine: the library has no images (until one
-// appears). Close releases the root.
+// DefaultImageIndex) of the library at root. It fails only when root
+// cannot be opened. An index path that breaks seed 000's rules, or resolves
+// outside root, fails every call instead (seed 000: problems fail the
+// call), so the server starts and says what is wrong where it is asked. A
+// missing index is fine: the library has no images (until one appears).
+// Close releases the root.
 func New(root, imageIndex string) (*Store, error) {
 	if imageIndex == "" {
 		imageIndex = DefaultImageIndex
-	}
-	if problem := domain.CheckIndexPath("image index", imageIndex); problem != "" {
-		return nil, &fileError{msg: fmt.Sprintf("fileimages: image index setting '%s' refused: %s", imageIndex, problem), kind: domain.ErrRefused}
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, fmt.Errorf("fileimages: cannot open library root %q: %w", root, err)
 	}
-	clean := path.Clean(imageIndex)
-	s := &Store{root: r, index: clean, folder: path.Dir(clean), escape: probeEscapeError(r)}
-	if _, _, err := s.statIndex(); err != nil {
-		r.Close()
-		return nil, fmt.Errorf("fileimages: %w", err)
+	escape := probeEscapeError(r)
+	s := &Store{root: r, escape: escape, links: newLinks(r, root, escape)}
+	if problem := domain.CheckIndexPath("image index", imageIndex); problem != "" {
+		s.setting = &fileError{msg: fmt.Sprintf("image index setting '%s' refused: %s", imageIndex, problem), kind: domain.ErrRefused}
+	} else {
+		s.index = path.Clean(imageIndex)
+		s.folder = path.Dir(s.index)
 	}
 	return s, nil
 }
@@ -128,21 +134,29 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 	if s.folder != "." {
 		// Opened afresh for each read, so a folder swapped for a symlink
 		// out of the library is noticed, and no handle outlives its use.
-		if folder, err = s.root.OpenRoot(s.folder); err != nil {
+		if folder, err = retry(s.links, s.folder, s.root.OpenRoot); err != nil {
 			folderLead := fmt.Sprintf("image %s: image folder '%s'", domain.QuoteIndexValue(id), s.folder)
 			return nil, describe(folderLead, folderLead+" not found", "the library root", err, s.escape)
 		}
 		defer folder.Close()
 	}
 	// Stat first: an image over the limit is refused without opening it.
-	fi, err := folder.Stat(img.File)
+	name := img.File
+	fi, err := folder.Stat(name)
+	if s.links.escapes(err) {
+		// An absolute link (or a folder on the way linked absolutely):
+		// resolved through the folder, it must land inside the folder.
+		if name, err = s.folderLinks(folder).resolve(name, err); err == nil {
+			fi, err = folder.Stat(name)
+		}
+	}
 	if err != nil {
 		return nil, describe(lead, notFound, outside, err, s.escape)
 	}
 	if err := checkImage(lead, fi.Mode().IsRegular(), fi.Size(), maxBytes); err != nil {
 		return nil, err
 	}
-	f, fi, err := openRegular(folder, img.File)
+	f, fi, err := openRegular(folder, name)
 	if errors.Is(err, errNotRegular) {
 		return nil, checkImage(lead, false, 0, maxBytes)
 	}
@@ -163,6 +177,24 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 	return data, nil
 }
 
+// folderLinks resolves links through the image folder, open as folder: an
+// absolute target is inside when it lies below the folder, named by any of
+// the library root's absolute paths joined with the folder as configured
+// or with the folder's own links resolved.
+func (s *Store) folderLinks(folder *os.Root) links {
+	fl := links{root: folder, escape: s.escape}
+	names := []string{s.folder}
+	if real, err := s.links.resolve(s.folder, domain.ErrLinkOutside); err == nil && real != s.folder {
+		names = append(names, real)
+	}
+	for _, root := range s.links.abs {
+		for _, name := range names {
+			fl.abs = append(fl.abs, path.Join(root, name))
+		}
+	}
+	return fl
+}
+
 // checkImage refuses what is not a regular file, and a size over maxBytes.
 func checkImage(lead string, regular bool, size, maxBytes int64) error {
 	switch {
@@ -177,7 +209,10 @@ func checkImage(lead string, regular bool, size, maxBytes int64) error {
 // statIndex stats the index through the library root; present is false
 // with no error when there is no index.
 func (s *Store) statIndex() (stamp domain.Stamp, present bool, err error) {
-	fi, err := s.root.Stat(s.index)
+	if s.setting != nil {
+		return domain.Stamp{}, false, s.setting
+	}
+	fi, err := retry(s.links, s.index, s.root.Stat)
 	if err != nil {
 		lead := "image index '" + s.index + "'"
 		fe := describe(lead, lead+" not found", "the library root", err, s.escape)
@@ -228,7 +263,9 @@ func (s *Store) load() (*parsedImages, error) {
 
 func (s *Store) parse() (*parsedImages, error) {
 	lead := "image index '" + s.index + "'"
-	f, fi, err := openRegular(s.root, s.index)
+	f, fi, err := regularFile(retry(s.links, s.index, func(p string) (*os.File, error) {
+		return s.root.OpenFile(p, openFlags, 0)
+	}))
 	switch {
 	case errors.Is(err, errNotRegular):
 		return nil, &fileError{msg: lead + " is not a regular file", kind: domain.ErrRefused}

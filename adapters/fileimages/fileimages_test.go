@@ -174,6 +174,8 @@ func TestReadErrorsAreWorded(t *testing.T) {
 	}
 }
 
+// A refused setting or an index outside the root does not stop New: every
+// call fails with the reason, and Read says the same as Images.
 func TestIndexMustBeInsideTheRoot(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "lib")
@@ -181,28 +183,88 @@ func TestIndexMustBeInsideTheRoot(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, setting := range []string{"../outside/index.json", "/etc/passwd", `images\index.json`} {
-		if _, err := fileimages.New(dir, setting); !errors.Is(err, domain.ErrRefused) {
-			t.Errorf("New(root, %q): %v; want domain.ErrRefused", setting, err)
+	ctx := context.Background()
+	checkRefused := func(s *fileimages.Store, want string) {
+		t.Helper()
+		for range 2 {
+			if m, err := s.Images(ctx); !errors.Is(err, domain.ErrRefused) || m != nil || err.Error() != want {
+				t.Errorf("Images() = %v, %v; want %q wrapping domain.ErrRefused", m, err, want)
+			}
+			if got, err := s.Read(ctx, "img-any", 1<<20); !errors.Is(err, domain.ErrRefused) || got != nil || err.Error() != want {
+				t.Errorf("Read() = %d bytes, %v; want %q wrapping domain.ErrRefused", len(got), err, want)
+			}
 		}
 	}
-	symlink(t, "../outside", filepath.Join(dir, "images"))
-	_, err := fileimages.New(dir, "")
-	if !errors.Is(err, domain.ErrRefused) || err.Error() != "fileimages: image index 'images/index.json' resolves outside the library root" {
-		t.Errorf("New with images/ symlinked out: %v; want domain.ErrRefused", err)
+	for setting, want := range map[string]string{
+		"../outside/index.json": "image index setting '../outside/index.json' refused: 'image index' may not contain '..'",
+		"/etc/passwd":           "image index setting '/etc/passwd' refused: 'image index' must be relative, not absolute",
+		`images\index.json`:     `image index setting 'images\index.json' refused: 'image index' may not contain '\' (use '/')`,
+	} {
+		checkRefused(open(t, dir, setting), want)
+	}
+	for _, target := range []string{"../outside", filepath.Join(base, "outside")} {
+		symlink(t, target, filepath.Join(dir, "images"))
+		checkRefused(open(t, dir, ""), "image index 'images/index.json' resolves outside the library root")
+		os.Remove(filepath.Join(dir, "images"))
 	}
 
 	// Swapped after New: every call is refused.
-	os.Remove(filepath.Join(dir, "images"))
 	writeFile(t, filepath.Join(dir, "images", "index.json"), []byte(`{"images": []}`))
 	s := open(t, dir, "")
-	if _, err := s.Images(context.Background()); err != nil {
+	if _, err := s.Images(ctx); err != nil {
 		t.Fatal(err)
 	}
 	os.RemoveAll(filepath.Join(dir, "images"))
 	symlink(t, "../outside", filepath.Join(dir, "images"))
-	if _, err := s.Images(context.Background()); !errors.Is(err, domain.ErrRefused) {
+	if _, err := s.Images(ctx); !errors.Is(err, domain.ErrRefused) {
 		t.Errorf("Images() with images/ swapped for a symlink out: %v; want domain.ErrRefused", err)
+	}
+}
+
+// Absolute links that land inside: the index, the image folder, and an
+// image file are all fine; an image must still land in the image folder.
+func TestAbsoluteSymlinksInside(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "lib")
+	png := imagestoretest.PNG(t, 2, 3, color.RGBA{G: 255, A: 255})
+	writeFile(t, filepath.Join(dir, "assets", "pics", "a.png"), png)
+	writeFile(t, filepath.Join(dir, "assets", "index-real.json"), []byte(`{"images": [
+		{"id": "direct", "file": "pics/a.png"},
+		{"id": "abs", "file": "abs.png"},
+		{"id": "abs-by-link-name", "file": "abs-by-link-name.png"},
+		{"id": "abs-dir", "file": "abs-dir/a.png"},
+		{"id": "sideways", "file": "sideways.png"},
+		{"id": "prefix", "file": "prefix.png"},
+		{"id": "loop", "file": "loop.png"}
+	]}`))
+	writeFile(t, filepath.Join(dir, "other", "b.png"), png)
+	writeFile(t, filepath.Join(dir, "assets_evil", "c.png"), png)
+	symlink(t, filepath.Join(dir, "assets"), filepath.Join(dir, "images")) // the image folder
+	symlink(t, filepath.Join(dir, "assets", "index-real.json"), filepath.Join(dir, "assets", "index.json"))
+	symlink(t, filepath.Join(dir, "assets", "pics", "a.png"), filepath.Join(dir, "assets", "abs.png"))
+	symlink(t, filepath.Join(dir, "images", "pics", "a.png"), filepath.Join(dir, "assets", "abs-by-link-name.png"))
+	symlink(t, filepath.Join(dir, "assets", "pics"), filepath.Join(dir, "assets", "abs-dir"))
+	symlink(t, filepath.Join(dir, "other", "b.png"), filepath.Join(dir, "assets", "sideways.png"))
+	symlink(t, filepath.Join(dir, "assets_evil", "c.png"), filepath.Join(dir, "assets", "prefix.png"))
+	symlink(t, filepath.Join(dir, "assets", "loop.png"), filepath.Join(dir, "assets", "loop.png"))
+	s := open(t, dir, "")
+	ctx := context.Background()
+	if m, err := s.Images(ctx); err != nil || len(m) != 7 {
+		t.Fatalf("Images() = %v, %v; want 7 images", m, err)
+	}
+	for _, id := range []string{"direct", "abs", "abs-by-link-name", "abs-dir"} {
+		if got, err := s.Read(ctx, id, 1<<20); err != nil || !bytes.Equal(got, png) {
+			t.Errorf("Read(%q) = %d bytes, %v; want the PNG", id, len(got), err)
+		}
+	}
+	for id, want := range map[string]string{
+		"sideways": "image 'sideways': 'sideways.png' resolves outside the image folder 'images'",
+		"prefix":   "image 'prefix': 'prefix.png' resolves outside the image folder 'images'",
+		"loop":     "image 'loop': 'loop.png' cannot be read: resolve loop.png: too many levels of symbolic links",
+	} {
+		if got, err := s.Read(ctx, id, 1<<20); !errors.Is(err, domain.ErrRefused) || got != nil || err.Error() != want {
+			t.Errorf("Read(%q) = %d bytes, %v; want %q wrapping domain.ErrRefused", id, len(got), err, want)
+		}
 	}
 }
 

@@ -67,7 +67,12 @@ func sameStamp(a, b domain.Stamp) bool {
 // a symlink (even one swapped in after a check) leads out of r, and returns
 // it with its FileInfo. Errors are the *os.Root's, or errNotRegular.
 func openRegular(r *os.Root, p string) (*os.File, fs.FileInfo, error) {
-	f, err := r.OpenFile(p, openFlags, 0)
+	return regularFile(r.OpenFile(p, openFlags, 0))
+}
+
+// regularFile returns the file an open gave, with its FileInfo, when it is
+// a regular file; it closes any other.
+func regularFile(f *os.File, err error) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}

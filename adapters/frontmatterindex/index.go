@@ -6,7 +6,9 @@
 // below it.
 //
 // Files are read only through an *os.Root, so nothing that resolves outside
-// the library root is ever opened. A file's frontmatter is read again only
+// the library root is ever opened. An absolute symlink, which os.Root
+// refuses outright, is resolved component by component through the root
+// (links.go) and let through when it lands inside, like a relative one. A file's frontmatter is read again only
 // when its stamp (size, modification time, inode) changed, or a change
 // notification names it. On Linux the folders are watched with inotify
 // (see changes.go), so a Catalog of an unchanged library returns the
@@ -65,6 +67,7 @@ type Index struct {
 	// escapes is the error os.Root gives for a path resolving outside it;
 	// the os package does not export it, so New learns it from the root.
 	escapes error
+	links   links         // resolves absolute symlinks inside the root
 	workers int           // goroutines reading folders and files
 	racy    time.Duration // racyWindow
 
@@ -123,6 +126,7 @@ func New(root string) (*Index, error) {
 	if _, err := r.Lstat(".."); errors.As(err, &pe) {
 		ix.escapes = pe.Err
 	}
+	ix.links = newLinks(r, root, ix.escapes)
 	return ix, nil
 }
 
@@ -305,7 +309,7 @@ func (ix *Index) Stat(ctx context.Context, p string) (domain.Stamp, error) {
 	if err := checkPath(p); err != nil {
 		return domain.Stamp{}, err
 	}
-	info, err := ix.root.Stat(p)
+	info, err := retry(ix.links, p, ix.root.Stat)
 	if err != nil {
 		return domain.Stamp{}, ix.translate(p, err)
 	}
@@ -327,14 +331,14 @@ func (ix *Index) ReadFile(ctx context.Context, p string) ([]byte, domain.Stamp, 
 		return data, stamp, nil
 	}
 	// Stat before opening: opening a FIFO would block.
-	info, err := ix.root.Stat(p)
+	info, err := retry(ix.links, p, ix.root.Stat)
 	if err != nil {
 		return nil, domain.Stamp{}, ix.translate(p, err)
 	}
 	if err := checkRegular(p, info); err != nil {
 		return nil, domain.Stamp{}, err
 	}
-	f, err := ix.root.OpenFile(p, openFlags, 0)
+	f, err := ix.openFile(ix.root, p)
 	if err != nil {
 		return nil, domain.Stamp{}, ix.translate(p, err)
 	}
@@ -376,11 +380,23 @@ func (ix *Index) translate(p string, err error) error {
 	switch {
 	case ix.isEscape(err):
 		return fmt.Errorf("%w: '%s' resolves outside the library root", domain.ErrRefused, p)
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Errorf("%w: '%s' cannot be read: %w", domain.ErrRefused, p, unwrapPath(err))
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 		return fmt.Errorf("%w: '%s' does not exist in the library", domain.ErrNotFound, p)
 	default:
 		return fmt.Errorf("'%s' cannot be read: %w", p, unwrapPath(err))
 	}
+}
+
+// openFile opens name through root; through the library root, an absolute
+// symlink that lands inside it is followed too.
+func (ix *Index) openFile(root *os.Root, name string) (*os.File, error) {
+	open := func(q string) (*os.File, error) { return root.OpenFile(q, openFlags, 0) }
+	if root == ix.root {
+		return retry(ix.links, name, open)
+	}
+	return open(name)
 }
 
 func (ix *Index) isEscape(err error) bool {

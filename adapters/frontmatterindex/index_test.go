@@ -271,6 +271,14 @@ func TestSymlinksInTheWalk(t *testing.T) {
 		"loopdir":          ".",
 		"outdir":           "..",
 		"dir-link.md":      "docs",
+		// Absolute links: os.Root refuses them all; inside the root they
+		// are fine, like relative ones.
+		"aliases/absolute.md": filepath.Join(dir, "docs", "real.md"),
+		"abs-prefix.md":       filepath.Join(base, "lib_evil", "x.md"),
+		"abs-climb.md":        dir + string(filepath.Separator) + filepath.Join("..", "lib_evil", "x.md"),
+		"abs-loop.md":         filepath.Join(dir, "abs-loop.md"),
+		"abs-dir-link.md":     filepath.Join(dir, "docs"),
+		"abslinkdir":          filepath.Join(dir, "docs"),
 	}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(name))); err != nil {
@@ -280,6 +288,7 @@ func TestSymlinksInTheWalk(t *testing.T) {
 	ix := openIndex(t, dir)
 	cat := catalogOf(t, ix)
 	wantDocs := []domain.Document{
+		{ID: "aliases/absolute", Path: "aliases/absolute.md", Title: "Real", Tags: []string{"root", "aliases", "real"}},
 		{ID: "aliases/alias", Path: "aliases/alias.md", Title: "Real", Tags: []string{"root", "aliases", "real"}},
 		{ID: "aliases/index", Path: "aliases/index.md", Title: "index", Tags: []string{"root", "aliases"}},
 		{ID: "docs/real", Path: "docs/real.md", Title: "Real", Tags: []string{"root", "real"}},
@@ -289,10 +298,13 @@ func TestSymlinksInTheWalk(t *testing.T) {
 		t.Errorf("docs:\n got %+v\nwant %+v", cat.Docs, wantDocs)
 	}
 	wantNotes := []string{
+		"refused: 'abs-climb.md' resolves outside the library root",
+		"refused: 'abs-loop.md' is a symlink loop (too many levels of symbolic links)",
+		"refused: 'abs-prefix.md' resolves outside the library root",
 		"missing: 'dangling.md' is a symlink to a file that does not exist",
 		"refused: 'evil.md' resolves outside the library root",
-		"unreadable: 'loop1.md' cannot be read (too many levels of symbolic links); left out",
-		"unreadable: 'loop2.md' cannot be read (too many levels of symbolic links); left out",
+		"refused: 'loop1.md' is a symlink loop (too many levels of symbolic links)",
+		"refused: 'loop2.md' is a symlink loop (too many levels of symbolic links)",
 		"refused: 'prefix.md' resolves outside the library root",
 	}
 	if !reflect.DeepEqual(cat.Notes, wantNotes) {
@@ -302,10 +314,12 @@ func TestSymlinksInTheWalk(t *testing.T) {
 	// The walk does not follow symlinked folders, but a path through one
 	// that stays inside the root can still be read, as in the json convention.
 	ctx := context.Background()
-	if _, _, err := ix.ReadFile(ctx, "linkdir/real.md"); err != nil {
-		t.Errorf("ReadFile through a symlinked folder inside the root: %v", err)
+	for _, p := range []string{"linkdir/real.md", "abslinkdir/real.md", "aliases/absolute.md"} {
+		if _, _, err := ix.ReadFile(ctx, p); err != nil {
+			t.Errorf("ReadFile(%q) through a symlink inside the root: %v", p, err)
+		}
 	}
-	for _, p := range []string{"evil.md", "prefix.md", "outdir/outside.md"} {
+	for _, p := range []string{"evil.md", "prefix.md", "outdir/outside.md", "abs-prefix.md", "abs-climb.md", "abs-loop.md", "loop1.md"} {
 		if _, _, err := ix.ReadFile(ctx, p); !errors.Is(err, domain.ErrRefused) {
 			t.Errorf("ReadFile(%q): err = %v, want one wrapping domain.ErrRefused", p, err)
 		}

@@ -129,7 +129,7 @@ func folderName(dir string) string {
 func (ix *Index) readMeta(root *os.Root, name string, keep bool) (*cached, []byte, error) {
 	ix.metaReads.Add(1)
 	readAt := time.Now()
-	f, err := root.OpenFile(name, openFlags, 0)
+	f, err := ix.openFile(root, name)
 	if err != nil {
 		return nil, nil, err
 	}

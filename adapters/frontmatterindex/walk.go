@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/librarian/librarian/domain"
 )
@@ -70,8 +71,8 @@ func isDocName(name string) bool {
 // walk reads the folders starts and every folder below them, returning
 // each one's state by path. It skips dot-folders, dot-files and
 // node_modules. Symlinked folders are not followed (no loops, no second
-// copies); a symlinked file is resolved inside the root, and left out with
-// a note when it resolves outside, dangles or loops. Folders are read in
+// copies); a symlinked file, relative or absolute, is resolved inside the
+// root, and left out with a note when it resolves outside, dangles or loops. Folders are read in
 // parallel: on a warm library without change notification the walk (one
 // stat per file) is most of a Catalog's cost.
 func (ix *Index) walk(ctx context.Context, starts []string) (map[string]*folderState, error) {
@@ -200,7 +201,7 @@ func (ix *Index) sortEntries(dir string, entries []fs.DirEntry) *folderState {
 			out = ix.judge(p, info, err)
 			shared = out.found && multiplyLinked(info)
 		case symlink:
-			info, err := ix.root.Stat(p)
+			info, err := retry(ix.links, p, ix.root.Stat)
 			out = ix.judge(p, info, err)
 		default:
 			out = entryOutcome{note: fmt.Sprintf("skipped: '%s' is not a regular file", p)}
@@ -238,7 +239,7 @@ func (ix *Index) lookAgain(e sharedEntry) entryOutcome {
 	var info os.FileInfo
 	var err error
 	if e.symlink {
-		info, err = ix.root.Stat(e.path)
+		info, err = retry(ix.links, e.path, ix.root.Stat)
 	} else {
 		info, err = ix.root.Lstat(e.path)
 		if err == nil && info.Mode()&fs.ModeSymlink != 0 {
@@ -257,6 +258,8 @@ func (ix *Index) leftOutNote(p string, err error) string {
 		return fmt.Sprintf("refused: '%s' resolves outside the library root", p)
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Sprintf("missing: '%s' is a symlink to a file that does not exist", p)
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Sprintf("refused: '%s' is a symlink loop (too many levels of symbolic links)", p)
 	default:
 		return fmt.Sprintf("unreadable: '%s' cannot be read (%v); left out", p, unwrapPath(err))
 	}

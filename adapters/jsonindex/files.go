@@ -87,13 +87,14 @@ func stampOf(fi fs.FileInfo) domain.Stamp {
 	return domain.Stamp{Size: fi.Size(), ModTime: fi.ModTime(), Inode: inode(fi)}
 }
 
-// readRegular reads the regular file p through r (so neither '..' nor a
-// symlink, even one swapped in after a check, leads out of r). The stamp is
+// readRegular reads the regular file p through l's root (so neither '..'
+// nor a symlink, even one swapped in after a check, leads out of it). The stamp is
 // taken from the open file before reading: if the file changes during the
 // read, the bytes are newer than the stamp and the next Stat shows a
 // change, never the other way round.
-func readRegular(r *os.Root, subject, p string, escape error) ([]byte, domain.Stamp, error) {
-	f, err := r.OpenFile(p, openFlags, 0)
+func readRegular(l links, subject, p string) ([]byte, domain.Stamp, error) {
+	escape := l.escape
+	f, err := retry(l, p, func(q string) (*os.File, error) { return l.root.OpenFile(q, openFlags, 0) })
 	if err != nil {
 		return nil, domain.Stamp{}, describe(subject, p, err, escape)
 	}

@@ -8,8 +8,12 @@
 //
 // Every file, the index included, is opened through an *os.Root of the
 // library root, so neither '..' nor a symlink (even one swapped in between a
-// check and an open) reaches outside it. The index is validated on every
-// Catalog call, but parsed again only when its Stamp changes.
+// check and an open) reaches outside it. An absolute symlink, which os.Root
+// refuses outright, is resolved component by component through the root
+// (links.go) and let through when it lands inside. The index is validated
+// on every Catalog call, but parsed again only when its Stamp changes; a
+// doc index that is missing, outside the root or wrongly set fails every
+// Catalog call with a clear error, not New.
 package jsonindex
 
 import (
@@ -40,7 +44,9 @@ type Index struct {
 	root     *os.Root
 	rootName string
 	docIndex string // cleaned, relative to the root
+	setting  error  // why the doc index setting is refused, or nil
 	escape   error  // *os.Root's error for a path leaving the root
+	links    links  // resolves absolute symlinks inside the root
 
 	mu     sync.Mutex // guards parsed
 	parsed *parsedIndex
@@ -66,25 +72,29 @@ type span struct{ from, to int }
 var _ docindex.Source = (*Index)(nil)
 
 // New opens the library at root with the doc index docIndex (relative to
-// root; "" means DefaultDocIndex). It fails when root cannot be opened, or
-// when the index path breaks seed 000's rules, is missing, or resolves
-// outside root, so a wrong setting is a start-up error. Close releases the
-// root.
+// root; "" means DefaultDocIndex). It fails only when root cannot be
+// opened. A doc index setting that breaks seed 000's rules, or an index
+// that is missing or resolves outside root, fails every Catalog call
+// instead (seed 000: problems fail the call), with an error such as
+//
+//	doc index 'index.json' not found in library root /srv/lib
+//
+// so the server starts and says what is wrong where it is asked. Close
+// releases the root.
 func New(root, docIndex string) (*Index, error) {
 	if docIndex == "" {
 		docIndex = DefaultDocIndex
-	}
-	if problem := domain.CheckIndexPath("doc index", docIndex); problem != "" {
-		return nil, refused("jsonindex: doc index setting '%s' refused: %s", docIndex, problem)
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, fmt.Errorf("jsonindex: cannot open library root %q: %w", root, err)
 	}
-	x := &Index{root: r, rootName: root, docIndex: path.Clean(docIndex), escape: probeEscapeError(r)}
-	if _, err := x.statIndex(); err != nil {
-		r.Close()
-		return nil, fmt.Errorf("jsonindex: %w", err)
+	escape := probeEscapeError(r)
+	x := &Index{root: r, rootName: root, escape: escape, links: newLinks(r, root, escape)}
+	if problem := domain.CheckIndexPath("doc index", docIndex); problem != "" {
+		x.setting = refused("doc index setting '%s' refused: %s", docIndex, problem)
+	} else {
+		x.docIndex = path.Clean(docIndex)
 	}
 	return x, nil
 }
@@ -102,8 +112,8 @@ func (x *Index) Close() error { return x.root.Close() }
 //	missing: documents[4] (id 'gone'): file 'gone.md' not found
 //
 // Notes come in index order. An index that fails validation returns its
-// *domain.IndexError; a missing or escaping index file an error wrapping
-// domain.ErrNotFound or domain.ErrRefused.
+// *domain.IndexError; a missing or escaping index file, or a refused doc
+// index setting, an error wrapping domain.ErrNotFound or domain.ErrRefused.
 func (x *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
 	p, err := x.load()
 	if err != nil {
@@ -203,7 +213,7 @@ const maxCheckers = 4
 
 // checkDoc resolves a document file through the root without reading it.
 func (x *Index) checkDoc(p string) (*fileError, domain.Stamp) {
-	fi, err := x.root.Stat(p)
+	fi, err := retry(x.links, p, x.root.Stat)
 	if err != nil {
 		return describe("", p, err, x.escape), domain.Stamp{}
 	}
@@ -219,7 +229,7 @@ func (x *Index) Stat(_ context.Context, p string) (domain.Stamp, error) {
 	if err != nil {
 		return domain.Stamp{}, err
 	}
-	fi, err := x.root.Stat(clean)
+	fi, err := retry(x.links, clean, x.root.Stat)
 	if err != nil {
 		return domain.Stamp{}, describe("", clean, err, x.escape)
 	}
@@ -236,7 +246,7 @@ func (x *Index) ReadFile(_ context.Context, p string) ([]byte, domain.Stamp, err
 	if err != nil {
 		return nil, domain.Stamp{}, err
 	}
-	data, stamp, err := readRegular(x.root, "", clean, x.escape)
+	data, stamp, err := readRegular(x.links, "", clean)
 	if err != nil {
 		return nil, domain.Stamp{}, err
 	}
@@ -245,7 +255,10 @@ func (x *Index) ReadFile(_ context.Context, p string) ([]byte, domain.Stamp, err
 
 // statIndex stats the doc index through the root.
 func (x *Index) statIndex() (domain.Stamp, error) {
-	fi, err := x.root.Stat(x.docIndex)
+	if x.setting != nil {
+		return domain.Stamp{}, x.setting
+	}
+	fi, err := retry(x.links, x.docIndex, x.root.Stat)
 	if err != nil {
 		fe := describe("doc index", x.docIndex, err, x.escape)
 		if errors.Is(fe.kind, domain.ErrNotFound) {
@@ -273,7 +286,7 @@ func (x *Index) load() (*parsedIndex, error) {
 		return x.parsed, nil
 	}
 	readAt := time.Now()
-	data, stamp, err := readRegular(x.root, "doc index", x.docIndex, x.escape)
+	data, stamp, err := readRegular(x.links, "doc index", x.docIndex)
 	if err != nil {
 		return nil, err
 	}

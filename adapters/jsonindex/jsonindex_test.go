@@ -232,9 +232,12 @@ func TestNotesForRefusedAndMissingDocs(t *testing.T) {
 	}
 	symlink(t, "../lib_evil/secret.md", filepath.Join(dir, "secret.md"))
 	symlink(t, filepath.Join(dir, "backend", "auth.md"), filepath.Join(dir, "absolute.md"))
+	symlink(t, filepath.Join(base, "lib_evil", "secret.md"), filepath.Join(dir, "absolute-evil.md"))
 	symlink(t, "../backend/auth.md", filepath.Join(dir, "guides", "auth-alias.md"))
 	symlink(t, "loop-b.md", filepath.Join(dir, "loop-a.md"))
 	symlink(t, "loop-a.md", filepath.Join(dir, "loop-b.md"))
+	symlink(t, filepath.Join(dir, "abs-loop-b.md"), filepath.Join(dir, "abs-loop-a.md"))
+	symlink(t, "abs-loop-a.md", filepath.Join(dir, "abs-loop-b.md"))
 	writeIndex(t, dir, []indexEntry{
 		{ID: "auth", Path: "backend/auth.md", Title: "Auth"},
 		{ID: "intro", Path: "guides/intro.md"},
@@ -245,6 +248,8 @@ func TestNotesForRefusedAndMissingDocs(t *testing.T) {
 		{ID: "alias", Path: "guides/auth-alias.md"},
 		{ID: "loop", Path: "loop-a.md"},
 		{ID: "under-a-file", Path: "backend/auth.md/x.md"},
+		{ID: "absolute-evil", Path: "absolute-evil.md"},
+		{ID: "absolute-loop", Path: "abs-loop-a.md"},
 	})
 	x := open(t, dir, "")
 	cat, err := x.Catalog(context.Background())
@@ -255,16 +260,17 @@ func TestNotesForRefusedAndMissingDocs(t *testing.T) {
 	for _, d := range cat.Docs {
 		ids = append(ids, d.ID)
 	}
-	if want := []string{"auth", "alias", "intro"}; !slices.Equal(ids, want) {
+	if want := []string{"absolute", "auth", "alias", "intro"}; !slices.Equal(ids, want) {
 		t.Errorf("Catalog ids = %q, want %q (path order, refused and missing left out)", ids, want)
 	}
 	wantNotes := []string{
 		"refused: documents[2] (id 'evil'): 'secret.md' resolves outside the library root",
-		"refused: documents[3] (id 'absolute'): 'absolute.md' resolves outside the library root",
 		"missing: documents[4] (id 'gone'): file 'gone.md' not found",
 		"refused: documents[5] (id 'folder'): 'folder.md' is not a regular file",
 		"refused: documents[7] (id 'loop'): 'loop-a.md' cannot be read: statat loop-a.md: too many levels of symbolic links",
 		"missing: documents[8] (id 'under-a-file'): file 'backend/auth.md/x.md' not found",
+		"refused: documents[9] (id 'absolute-evil'): 'absolute-evil.md' resolves outside the library root",
+		"refused: documents[10] (id 'absolute-loop'): 'abs-loop-a.md' cannot be read: resolve abs-loop-a.md: too many levels of symbolic links",
 	}
 	if !slices.Equal(cat.Notes, wantNotes) {
 		t.Errorf("Catalog notes:\n got %q\nwant %q", cat.Notes, wantNotes)
@@ -303,65 +309,93 @@ func TestIndexFileOutsideRootIsRefused(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a.md"), "# A\n")
 	writeFile(t, filepath.Join(base, "outside", "index.json"), `{"documents": [{"id": "a", "path": "a.md"}]}`)
 	writeFile(t, filepath.Join(base, "lib_evil", "index.json"), `{"documents": [{"id": "a", "path": "a.md"}]}`)
+	ctx := context.Background()
 
-	t.Run("setting with ..", func(t *testing.T) {
-		for _, setting := range []string{"../outside/index.json", "../lib_evil/index.json", "/etc/passwd", `meta\index.json`} {
-			x, err := jsonindex.New(dir, setting)
-			if !errors.Is(err, domain.ErrRefused) {
-				t.Errorf("New(root, %q) = %v, %v; want an error wrapping domain.ErrRefused", setting, x, err)
+	t.Run("refused setting", func(t *testing.T) {
+		tests := []struct{ setting, want string }{
+			{"../outside/index.json", "doc index setting '../outside/index.json' refused: 'doc index' may not contain '..'"},
+			{"../lib_evil/index.json", "doc index setting '../lib_evil/index.json' refused: 'doc index' may not contain '..'"},
+			{"/etc/passwd", "doc index setting '/etc/passwd' refused: 'doc index' must be relative, not absolute"},
+			{`meta\index.json`, `doc index setting 'meta\index.json' refused: 'doc index' may not contain '\' (use '/')`},
+		}
+		for _, tt := range tests {
+			x := open(t, dir, tt.setting) // the server starts; every call says why it cannot list
+			for range 2 {
+				cat, err := x.Catalog(ctx)
+				if !errors.Is(err, domain.ErrRefused) || cat != nil || err.Error() != tt.want {
+					t.Errorf("Catalog with setting %q = %+v, %v; want %q wrapping domain.ErrRefused", tt.setting, cat, err, tt.want)
+				}
+			}
+			// Document files are still reached by their own paths.
+			if got, _, err := x.ReadFile(ctx, "a.md"); err != nil || string(got) != "# A\n" {
+				t.Errorf("ReadFile(a.md) with setting %q = %q, %v; want its bytes", tt.setting, got, err)
 			}
 		}
 	})
 	t.Run("symlinked index pointing out", func(t *testing.T) {
-		symlink(t, "../outside/index.json", filepath.Join(dir, "index.json"))
-		defer os.Remove(filepath.Join(dir, "index.json"))
-		_, err := jsonindex.New(dir, "")
-		if !errors.Is(err, domain.ErrRefused) {
-			t.Fatalf("New with index.json symlinked out: %v; want domain.ErrRefused", err)
-		}
-		if want := "jsonindex: doc index 'index.json' resolves outside the library root"; err.Error() != want {
-			t.Errorf("New error %q, want %q", err, want)
+		for name, target := range map[string]string{
+			"relative":        "../outside/index.json",
+			"absolute":        filepath.Join(base, "outside", "index.json"),
+			"absolute prefix": filepath.Join(base, "lib_evil", "index.json"),
+		} {
+			symlink(t, target, filepath.Join(dir, "index.json"))
+			x := open(t, dir, "")
+			_, err := x.Catalog(ctx)
+			if want := "doc index 'index.json' resolves outside the library root"; !errors.Is(err, domain.ErrRefused) || err.Error() != want {
+				t.Errorf("Catalog with index.json symlinked out (%s): %v; want %q wrapping domain.ErrRefused", name, err, want)
+			}
+			os.Remove(filepath.Join(dir, "index.json"))
 		}
 	})
 	t.Run("index swapped for a symlink out after New", func(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "index.json"), `{"documents": [{"id": "a", "path": "a.md"}]}`)
 		x := open(t, dir, "")
-		if _, err := x.Catalog(context.Background()); err != nil {
+		if _, err := x.Catalog(ctx); err != nil {
 			t.Fatalf("Catalog: %v", err)
 		}
 		os.Remove(filepath.Join(dir, "index.json"))
 		symlink(t, "../lib_evil/index.json", filepath.Join(dir, "index.json"))
 		defer os.Remove(filepath.Join(dir, "index.json"))
-		if cat, err := x.Catalog(context.Background()); !errors.Is(err, domain.ErrRefused) {
+		if cat, err := x.Catalog(ctx); !errors.Is(err, domain.ErrRefused) {
 			t.Errorf("Catalog after the swap = %+v, %v; want domain.ErrRefused", cat, err)
 		}
 	})
 	t.Run("symlinked index inside the root", func(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "meta", "docs.json"), `{"documents": [{"id": "a", "path": "a.md"}]}`)
-		symlink(t, "meta/docs.json", filepath.Join(dir, "index.json"))
-		defer os.Remove(filepath.Join(dir, "index.json"))
-		x := open(t, dir, "")
-		if cat, err := x.Catalog(context.Background()); err != nil || len(cat.Docs) != 1 {
-			t.Errorf("Catalog = %+v, %v; want one doc", cat, err)
+		for _, target := range []string{"meta/docs.json", filepath.Join(dir, "meta", "docs.json")} {
+			symlink(t, target, filepath.Join(dir, "index.json"))
+			x := open(t, dir, "")
+			if cat, err := x.Catalog(ctx); err != nil || len(cat.Docs) != 1 {
+				t.Errorf("Catalog with index.json a symlink to %s = %+v, %v; want one doc", target, cat, err)
+			}
+			os.Remove(filepath.Join(dir, "index.json"))
 		}
 	})
 }
 
+// New fails only when the root cannot be opened; a missing doc index fails
+// every Catalog call with an error naming it, and is seen once it appears.
 func TestNewErrors(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := jsonindex.New(filepath.Join(dir, "missing"), ""); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("New on a missing root: %v; want an error wrapping os.ErrNotExist", err)
 	}
-	_, err := jsonindex.New(dir, "")
-	if !errors.Is(err, domain.ErrNotFound) {
-		t.Fatalf("New without index.json: %v; want domain.ErrNotFound", err)
+	x := open(t, dir, "")
+	ctx := context.Background()
+	for range 2 {
+		_, err := x.Catalog(ctx)
+		if want := "doc index 'index.json' not found in library root " + dir; !errors.Is(err, domain.ErrNotFound) || err.Error() != want {
+			t.Errorf("Catalog without index.json: %v; want %q wrapping domain.ErrNotFound", err, want)
+		}
 	}
-	if want := "jsonindex: doc index 'index.json' not found in library root " + dir; err.Error() != want {
-		t.Errorf("New error %q, want %q", err, want)
+	writeIndex(t, dir, []indexEntry{})
+	if cat, err := x.Catalog(ctx); err != nil || len(cat.Docs) != 0 {
+		t.Errorf("Catalog once index.json appeared = %+v, %v; want no docs, no error", cat, err)
 	}
-	_, err = jsonindex.New(dir, "../index.json")
-	if want := "jsonindex: doc index setting '../index.json' refused: 'doc index' may not contain '..'"; err == nil || err.Error() != want {
-		t.Errorf("New error %v, want %q", err, want)
+	y := open(t, dir, "../index.json")
+	_, err := y.Catalog(ctx)
+	if want := "doc index setting '../index.json' refused: 'doc index' may not contain '..'"; err == nil || err.Error() != want {
+		t.Errorf("Catalog error %v, want %q", err, want)
 	}
 }
 

@@ -82,6 +82,7 @@ func Run(t *testing.T, c Convention) {
 	t.Run("SymlinkOutsideRootIsRefused", func(t *testing.T) { testSymlinkOutside(t, c) })
 	t.Run("SymlinkInsideRootIsFine", func(t *testing.T) { testSymlinkInside(t, c) })
 	t.Run("SiblingWithRootPrefixIsRefused", func(t *testing.T) { testSiblingPrefix(t, c) })
+	t.Run("SymlinkLoopIsRefused", func(t *testing.T) { testSymlinkLoop(t, c) })
 	t.Run("ConcurrentCallsAreSafe", func(t *testing.T) { testConcurrent(t, c) })
 }
 
@@ -368,25 +369,26 @@ func testMissing(t *testing.T, c Convention) {
 	}
 }
 
-// checkRefusedDoc asserts that the library doc rel is refused by Stat and
-// ReadFile, that the catalog does not fail, and that it either omits rel with
-// a note naming it or lists it, never showing a byte of the secret.
+// checkRefusedDoc asserts that the library doc rel, a symlink that escapes
+// or loops, is refused by Stat and ReadFile, that the catalog does not
+// fail, and that it either omits rel with a note naming it or lists it,
+// never showing a byte of the secret.
 func checkRefusedDoc(t *testing.T, src docindex.Source, rel string) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := src.Stat(ctx, rel); !errors.Is(err, domain.ErrRefused) {
-		t.Errorf("Stat(%q) of an escaping symlink: err = %v, want one wrapping domain.ErrRefused", rel, err)
+		t.Errorf("Stat(%q) of a refused symlink: err = %v, want one wrapping domain.ErrRefused", rel, err)
 	}
 	got, _, err := src.ReadFile(ctx, rel)
 	if !errors.Is(err, domain.ErrRefused) || got != nil {
-		t.Errorf("ReadFile(%q) of an escaping symlink = %q, %v; want no bytes and an error wrapping domain.ErrRefused", rel, got, err)
+		t.Errorf("ReadFile(%q) of a refused symlink = %q, %v; want no bytes and an error wrapping domain.ErrRefused", rel, got, err)
 	}
 	if err != nil && strings.Contains(err.Error(), secretMarker) {
 		t.Errorf("ReadFile(%q) error %q shows the secret", rel, err)
 	}
 	cat, err := src.Catalog(ctx)
 	if err != nil {
-		t.Fatalf("Catalog with an escaping symlink failed: %v; want the doc left out with a note, or listed", err)
+		t.Fatalf("Catalog with a refused symlink failed: %v; want the doc left out with a note, or listed", err)
 	}
 	if dump := fmt.Sprintf("%+v", *cat); strings.Contains(dump, secretMarker) {
 		t.Errorf("Catalog shows bytes of a file outside the root: %s", dump)
@@ -410,14 +412,18 @@ func testSymlinkOutside(t *testing.T, c Convention) {
 	checkRefusedDoc(t, l.src, "evil-relative.md")
 	checkRefusedDoc(t, l.src, "guides/evil-absolute.md")
 
-	// A folder on the way that is a symlink out is refused the same way.
+	// A folder on the way that is a symlink out, relative or absolute, is
+	// refused the same way.
 	l.symlink(t, "../outside", "linked-out")
+	l.symlink(t, filepath.Join(l.base, "outside"), "linked-out-absolute")
 	ctx := context.Background()
-	if _, err := l.src.Stat(ctx, "linked-out/secret.md"); !errors.Is(err, domain.ErrRefused) {
-		t.Errorf("Stat through a folder symlinked out: err = %v, want one wrapping domain.ErrRefused", err)
-	}
-	if got, _, err := l.src.ReadFile(ctx, "linked-out/secret.md"); !errors.Is(err, domain.ErrRefused) || got != nil {
-		t.Errorf("ReadFile through a folder symlinked out = %q, %v; want no bytes and domain.ErrRefused", got, err)
+	for _, p := range []string{"linked-out/secret.md", "linked-out-absolute/secret.md"} {
+		if _, err := l.src.Stat(ctx, p); !errors.Is(err, domain.ErrRefused) {
+			t.Errorf("Stat(%q) through a folder symlinked out: err = %v, want one wrapping domain.ErrRefused", p, err)
+		}
+		if got, _, err := l.src.ReadFile(ctx, p); !errors.Is(err, domain.ErrRefused) || got != nil {
+			t.Errorf("ReadFile(%q) through a folder symlinked out = %q, %v; want no bytes and domain.ErrRefused", p, got, err)
+		}
 	}
 	if _, err := l.src.Catalog(ctx); err != nil {
 		t.Errorf("Catalog with a folder symlinked out failed: %v", err)
@@ -432,34 +438,63 @@ func testSymlinkInside(t *testing.T, c Convention) {
 			target = d
 		}
 	}
-	// The alias carries the target's metadata, so every convention (index
-	// entry or the file's own frontmatter) describes it the same way.
-	alias := target
-	alias.Path = "guides/auth-alias.md"
-	docs = append(docs, alias)
+	// The aliases carry the target's metadata, so every convention (index
+	// entry or the file's own frontmatter) describes them the same way.
+	alias := func(p string) Doc {
+		a := target
+		a.Path = p
+		return a
+	}
+	relative, absolute, chained := alias("guides/auth-alias.md"), alias("guides/auth-absolute.md"), alias("a/auth-chain.md")
+	docs = append(docs, relative, absolute, chained)
 	l := newLibrary(t, c, docs)
-	l.symlink(t, "../backend/auth.md", alias.Path) // climbs, but stays inside the root
+	l.symlink(t, "../backend/auth.md", relative.Path) // climbs, but stays inside the root
+	// os.Root refuses every absolute link; one that lands inside the root
+	// is fine all the same (seed 000: only what resolves elsewhere is refused).
+	l.symlink(t, filepath.Join(l.dir, "backend", "auth.md"), absolute.Path)
+	l.symlink(t, "../guides/auth-absolute.md", chained.Path) // relative, to an absolute one
+	l.symlink(t, filepath.Join(l.dir, "backend"), "linked-in-absolute")
+	l.symlink(t, "backend", "linked-in")
 
 	ctx := context.Background()
 	wantBytes, wantStamp, err := l.src.ReadFile(ctx, target.Path)
 	if err != nil {
 		t.Fatalf("ReadFile(%q): %v", target.Path, err)
 	}
-	got, stamp, err := l.src.ReadFile(ctx, alias.Path)
-	if err != nil || !bytes.Equal(got, wantBytes) {
-		t.Errorf("ReadFile(%q), a symlink to %q inside the root = %q, %v; want %q", alias.Path, target.Path, got, err, wantBytes)
+	checkAliases := func(src docindex.Source, how string, paths ...string) {
+		t.Helper()
+		for _, p := range paths {
+			got, stamp, err := src.ReadFile(ctx, p)
+			if err != nil || !bytes.Equal(got, wantBytes) {
+				t.Errorf("ReadFile(%q), a symlink to %q inside the root (%s) = %q, %v; want %q", p, target.Path, how, got, err, wantBytes)
+			}
+			if err == nil && !sameStamp(stamp, wantStamp) {
+				t.Errorf("ReadFile(%q) stamp %+v (%s), want the target's %+v", p, stamp, how, wantStamp)
+			}
+			if st, err := src.Stat(ctx, p); err != nil || !sameStamp(st, wantStamp) {
+				t.Errorf("Stat(%q) (%s) = %+v, %v; want the target's stamp %+v", p, how, st, err, wantStamp)
+			}
+		}
 	}
-	if err == nil && !sameStamp(stamp, wantStamp) {
-		t.Errorf("ReadFile(%q) stamp %+v, want the target's %+v", alias.Path, stamp, wantStamp)
-	}
-	if st, err := l.src.Stat(ctx, alias.Path); err != nil || !sameStamp(st, wantStamp) {
-		t.Errorf("Stat(%q) = %+v, %v; want the target's stamp %+v", alias.Path, st, err, wantStamp)
-	}
+	aliases := []string{relative.Path, absolute.Path, chained.Path, "linked-in/auth.md", "linked-in-absolute/auth.md"}
+	checkAliases(l.src, "source opened at the root's own path", aliases...)
 	cat := catalog(t, l.src)
 	checkDocs(t, cat.Docs, docs)
 	if len(cat.Notes) != 0 {
-		t.Errorf("Catalog with a symlink inside the root has notes %q, want none", cat.Notes)
+		t.Errorf("Catalog with symlinks inside the root has notes %q, want none", cat.Notes)
 	}
+	checkCatalogStamps(t, l.src, cat)
+
+	// The root opened through another name of its folder: an absolute
+	// link written with either name lands inside.
+	other := filepath.Join(t.TempDir(), "lib-by-another-name")
+	if err := os.Symlink(l.dir, other); err != nil {
+		t.Skipf("cannot make symlinks here: %v", err)
+	}
+	l.symlink(t, filepath.Join(other, "backend", "auth.md"), "guides/auth-other-name.md")
+	src := c.Open(t, other)
+	checkAliases(src, "source opened through another name", append(aliases, "guides/auth-other-name.md")...)
+	checkAliases(l.src, "link written with another name of the root", "guides/auth-other-name.md")
 }
 
 // testSiblingPrefix covers the CVE-2025-53110 class: a check that the
@@ -480,6 +515,34 @@ func testSiblingPrefix(t *testing.T, c Convention) {
 	}
 	l.symlink(t, "../lib_evil/secret.md", "trick.md")
 	checkRefusedDoc(t, l.src, "trick.md")
+	// Absolute links: one to the sibling, one that starts with the root's
+	// path and climbs out of it.
+	for _, target := range []string{
+		filepath.Join(l.base, "lib_evil", "secret.md"),
+		l.dir + string(filepath.Separator) + filepath.Join("..", "lib_evil", "secret.md"),
+	} {
+		l.symlink(t, target, "trick.md")
+		checkRefusedDoc(t, l.src, "trick.md")
+	}
+}
+
+// testSymlinkLoop: links that never end in a file, relative or absolute
+// (which os.Root does not follow itself), are refused, not followed forever.
+func testSymlinkLoop(t *testing.T, c Convention) {
+	loops := []string{"loop-self.md", "guides/loop-a.md", "guides/loop-b.md", "loop-absolute.md"}
+	docs := Corpus()
+	for _, p := range loops {
+		docs = append(docs, Doc{Path: p, Title: "Loop", Body: "placeholder\n"})
+	}
+	l := newLibrary(t, c, docs)
+	l.symlink(t, "loop-self.md", "loop-self.md")
+	l.symlink(t, filepath.Join(l.dir, "guides", "loop-b.md"), "guides/loop-a.md")
+	l.symlink(t, "loop-a.md", "guides/loop-b.md")
+	l.symlink(t, filepath.Join(l.dir, "loop-absolute.md"), "loop-absolute.md")
+	for _, p := range loops {
+		checkRefusedDoc(t, l.src, p)
+	}
+	checkDocs(t, catalog(t, l.src).Docs, Corpus())
 }
 
 // testConcurrent runs Catalog, Stat and ReadFile from several goroutines,

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -78,6 +79,7 @@ func Run(t *testing.T, open func(t *testing.T, dir string, images []Image) image
 	t.Run("UnknownIDIsNotFound", func(t *testing.T) { testUnknown(t, open) })
 	t.Run("OverMaxBytesIsTooLarge", func(t *testing.T) { testTooLarge(t, open) })
 	t.Run("SymlinkOutsideImageFolderIsRefused", func(t *testing.T) { testSymlinkOutside(t, open) })
+	t.Run("SymlinkInsideImageFolderIsFine", func(t *testing.T) { testSymlinkInside(t, open) })
 	t.Run("IndexEditsShowNextCall", func(t *testing.T) { testEdits(t, open) })
 	t.Run("ConcurrentCallsAreSafe", func(t *testing.T) { testConcurrent(t, open) })
 }
@@ -241,27 +243,108 @@ func testSymlinkOutside(t *testing.T, open openFunc) {
 	check(imgs[2], "an absolute symlink out of the library")
 
 	// Inside the library but outside the image folder (the folder of a
-	// top-level image's file), when those differ.
+	// top-level image's file), when those differ, by a relative and an
+	// absolute link.
 	folder := filepath.Dir(absFile)
 	if folder != dir {
 		sibling := filepath.Join(dir, "not-an-image-folder.png")
 		if err := os.WriteFile(sibling, secret, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		os.Remove(absFile)
 		rel, err := filepath.Rel(folder, sibling)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Symlink(rel, absFile); err != nil {
-			t.Fatal(err)
-		}
+		replaceWithSymlink(t, rel, absFile)
 		check(imgs[2], "a symlink to the library root, outside the image folder")
+		replaceWithSymlink(t, sibling, absFile)
+		check(imgs[2], "an absolute symlink to the library root, outside the image folder")
 	}
+
+	// A sibling whose name starts with the folder's: "/x/images_evil" is not
+	// inside "/x/images". One absolute link names it, another starts with
+	// the folder's path and climbs out.
+	evil := folder + "_evil"
+	if err := os.MkdirAll(evil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(evil, "secret.png"), secret, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replaceWithSymlink(t, filepath.Join(evil, "secret.png"), absFile)
+	check(imgs[2], "an absolute symlink to a sibling folder sharing the folder's name as a prefix")
+	replaceWithSymlink(t, folder+string(filepath.Separator)+filepath.Join("..", filepath.Base(evil), "secret.png"), absFile)
+	check(imgs[2], "an absolute symlink that starts inside the folder and climbs out")
+
+	// Loops, absolute and relative, are refused, not followed forever.
+	replaceWithSymlink(t, absFile, absFile)
+	check(imgs[2], "an absolute symlink to itself")
+	replaceWithSymlink(t, filepath.Base(absFile), absFile)
+	check(imgs[2], "a relative symlink to itself")
 
 	// The other images still read.
 	if got, err := s.Read(context.Background(), imgs[1].ID, noLimit); err != nil || !bytes.Equal(got, imgs[1].Bytes) {
 		t.Errorf("Read(%q) beside refused images = %d bytes, %v; want its bytes", imgs[1].ID, len(got), err)
+	}
+}
+
+// testSymlinkInside: links that land inside the image folder are fine,
+// relative or absolute (which os.Root refuses outright), to a file or to a
+// folder on the way.
+func testSymlinkInside(t *testing.T, open openFunc) {
+	_, dir := library(t)
+	imgs := Images(t)
+	s := open(t, dir, imgs)
+	folder := filepath.Dir(fileOf(t, dir, imgs[0])) // the folder of a top-level image
+	files := make([]string, len(imgs))
+	for i, img := range imgs {
+		files[i] = fileOf(t, dir, img)
+	}
+	moved := filepath.Join(folder, "moved")
+	if err := os.MkdirAll(moved, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, file := range files {
+		target := filepath.Join(moved, fmt.Sprintf("%d.png", i))
+		if err := os.Rename(file, target); err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 1 { // the odd ones relative, the even ones absolute
+			rel, err := filepath.Rel(filepath.Dir(file), target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			target = rel
+		}
+		if err := os.Symlink(target, file); err != nil {
+			t.Skipf("cannot make symlinks here: %v", err)
+		}
+	}
+	ctx := context.Background()
+	read := func(how string) {
+		t.Helper()
+		for _, img := range imgs {
+			if got, err := s.Read(ctx, img.ID, noLimit); err != nil || !bytes.Equal(got, img.Bytes) {
+				t.Errorf("Read(%q), %s = %d bytes, %v; want its %d bytes", img.ID, how, len(got), err, len(img.Bytes))
+			}
+		}
+	}
+	read("its file a relative or absolute symlink inside the image folder")
+
+	// A subfolder on the way, swapped for an absolute link to its copy.
+	for _, file := range files {
+		sub := filepath.Dir(file)
+		if sub == folder {
+			continue
+		}
+		if err := os.Rename(sub, sub+"-real"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(sub+"-real", sub); err != nil {
+			t.Fatal(err)
+		}
+		read("a folder on the way an absolute symlink inside the image folder")
+		break
 	}
 }
 
