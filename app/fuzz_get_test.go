@@ -24,6 +24,9 @@ import (
 // file line of the chunk's doc in order and returned once per call, a
 // placeholder, a fence repair, a marker for lines returned earlier, or part
 // of the Overlaps / Notes / Left out blocks; each image follows its stub.
+// The budget holds unless one chunk alone is returned, a call that leaves
+// something out returns something, and a chunk cut to fit is the last one,
+// its rest the Left out block's first selector.
 //
 //	go test ./app -run=^$ -fuzz=FuzzGetDocuments -fuzztime=3m
 func FuzzGetDocuments(f *testing.F) {
@@ -80,10 +83,16 @@ type fuzzWorld struct {
 }
 
 func loadFuzzWorld(tb testing.TB) *fuzzWorld {
+	return loadWorldAt(tb, getLibRoot)
+}
+
+// loadWorldAt reads the json-convention library at root as loadFuzzWorld
+// reads testdata/get/lib.
+func loadWorldAt(tb testing.TB, root string) *fuzzWorld {
 	var index struct {
 		Documents []struct{ ID, Path string } `json:"documents"`
 	}
-	b, err := os.ReadFile(filepath.Join(getLibRoot, "index.json"))
+	b, err := os.ReadFile(filepath.Join(root, "index.json"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -96,7 +105,7 @@ func loadFuzzWorld(tb testing.TB) *fuzzWorld {
 	for _, d := range index.Documents {
 		w.docs = append(w.docs, d.ID)
 		w.paths[d.ID] = d.Path
-		content, err := os.ReadFile(filepath.Join(getLibRoot, filepath.FromSlash(d.Path)))
+		content, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d.Path)))
 		if err != nil {
 			continue // missing or escaping: the app notes it
 		}
@@ -171,6 +180,8 @@ var (
 	omittedRE   = regexp.MustCompile(`^\[code block omitted: (?:\S+, )?\d+ lines?, L(\d+)(?:–(\d+))?\]$`)
 	returnedRE  = regexp.MustCompile(`^\[L(\d+)(?:–(\d+))? already returned above \(select\[\d+\](?:, select\[\d+\])*\)\]$`)
 	imageLineRE = regexp.MustCompile(`^\[image (?:omitted: |unknown: |unavailable: )?([^\s:\]]+)[ :\]]`)
+	leftOutRE   = regexp.MustCompile(`^Left out \(over max_tokens=(\d+); ~(\d+) tokens returned\): \d+ chunks?, ~\d+ tokens\. `)
+	restRE      = regexp.MustCompile(`^- \{"doc": "([^"]+)", "lines": \[(\d+),(\d+)\][^}]*\} \(~\d+ tokens\): continues select\[\d+\] \(.+\), cut after L(\d+) to fit max_tokens$`)
 )
 
 // fuzzChunk is the chunk being read: its doc's lines, the next file line
@@ -220,6 +231,8 @@ func (w *fuzzWorld) explain(ans app.Answer) error {
 		return nil
 	}
 	tail := false
+	var headers []string // each chunk's header: doc id and last line
+	leftOut, rests := false, 0
 	for i := 0; i < len(items); i++ {
 		it := items[i]
 		next := ""
@@ -240,9 +253,29 @@ func (w *fuzzWorld) explain(ans app.Answer) error {
 		}
 		l := it.text
 		if tail {
+			if m := leftOutRE.FindStringSubmatch(l); m != nil {
+				leftOut = true
+				budget, _ := strconv.Atoi(m[1])
+				returned, _ := strconv.Atoi(m[2])
+				if len(headers) == 0 {
+					return fmt.Errorf("%q: nothing was returned", l)
+				}
+				if returned > budget && len(headers) > 1 {
+					return fmt.Errorf("%q: over the budget with %d chunks", l, len(headers))
+				}
+				continue
+			}
+			if m := restRE.FindStringSubmatch(l); m != nil {
+				rests++
+				from, _ := strconv.Atoi(m[2])
+				cutAfter, _ := strconv.Atoi(m[4])
+				if want := m[1] + " " + m[4]; !leftOut || rests > 1 || headers[len(headers)-1] != want || from <= cutAfter {
+					return fmt.Errorf("%q: the cut chunk is not the last one returned (%q), or is not cut there", l, headers[len(headers)-1])
+				}
+				continue
+			}
 			switch {
-			case l == "", l == "Overlaps:", l == "Notes:", strings.HasPrefix(l, "- "),
-				strings.HasPrefix(l, "Left out (over max_tokens="), strings.HasPrefix(l, "As one select list: ["):
+			case l == "", l == "Overlaps:", l == "Notes:", strings.HasPrefix(l, "- "), strings.HasPrefix(l, "As one select list: ["):
 				continue
 			}
 			return fmt.Errorf("line %q in the closing blocks", l)
@@ -271,6 +304,7 @@ func (w *fuzzWorld) explain(ans app.Answer) error {
 			if c.cursor < 1 || c.to > len(lines) || c.cursor > c.to+1 {
 				return fmt.Errorf("header %q: range outside the file's %d lines", l, len(lines))
 			}
+			headers = append(headers, fmt.Sprintf("%s %d", m[1], c.to))
 			if used[c.path] == nil {
 				used[c.path] = map[int]bool{}
 			}
@@ -375,12 +409,17 @@ func TestFuzzCheckerCatchesBadAnswers(t *testing.T) {
 		t.Fatalf("a correct answer was refused: %v", err)
 	}
 	bad := map[string]string{
-		"changed line":    strings.Replace(good, "numbered", "NUMBERED", 1),
-		"missing line":    strings.Replace(good, "\n\n", "\n", 1),
-		"short chunk":     strings.Replace(good, "L1–3", "L1–4", 1),
-		"repeated chunk":  good + "\n" + good,
-		"unknown marker":  good + "[something else]\n",
-		"invented header": "=== x (nowhere.md) · L1 ===\nx\n",
+		"changed line":               strings.Replace(good, "numbered", "NUMBERED", 1),
+		"missing line":               strings.Replace(good, "\n\n", "\n", 1),
+		"short chunk":                strings.Replace(good, "L1–3", "L1–4", 1),
+		"repeated chunk":             good + "\n" + good,
+		"unknown marker":             good + "[something else]\n",
+		"invented header":            "=== x (nowhere.md) · L1 ===\nx\n",
+		"left out, nothing returned": "(nothing returned)\n\nLeft out (over max_tokens=5; ~0 tokens returned): 1 chunk, ~30 tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n- \"migrations\" (~30 tokens)\n",
+		"over the budget": good + "\n=== migrations (backend/storage/migrations.md) · L4–5 ===\n\n## Rollout order\n" +
+			"\nLeft out (over max_tokens=5; ~40 tokens returned): 1 chunk, ~30 tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n- \"auth\" (~30 tokens)\n",
+		"rest of another chunk": good + "\nLeft out (over max_tokens=50; ~20 tokens returned): 1 chunk, ~30 tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n" +
+			"- {\"doc\": \"migrations\", \"lines\": [5,10]} (~30 tokens): continues select[0] (migrations, whole doc), cut after L4 to fit max_tokens\n",
 	}
 	for name, text := range bad {
 		if err := w.explain(app.Answer{Parts: []app.Part{{Text: text}}}); err == nil {

@@ -81,7 +81,10 @@ func (a Answer) String() string {
 // repeated: an "Overlaps:" block says where they are. Unknown docs, sections
 // and images, unreadable files and out-of-range lines go to a "Notes:" block;
 // chunks past the token budget are listed as ready-to-send selectors in a
-// closing "Left out" block. Only an invalid index, a malformed request or a
+// closing "Left out" block. The first chunk past the budget is cut at a line
+// boundary rather than left out whole when a fair share of the budget is
+// left (or nothing was returned yet), and its rest is the first selector of
+// the Left out block. Only an invalid index, a malformed request or a
 // cancelled context fail the call.
 func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, error) {
 	if len(req.Select) == 0 {
@@ -129,8 +132,9 @@ type getCall struct {
 
 	// sent records, per doc path, the images sent in this call and the
 	// line of the stub they were sent at.
-	sent map[string]map[string]int
-	used int // tokens of the kept chunks
+	sent    map[string]map[string]int
+	used    int  // tokens of the kept chunks
+	keptAny bool // a chunk is in the answer (its figure may be 0)
 }
 
 // selNote is a note tied to the selector it concerns (-1: none), so notes
@@ -469,6 +473,9 @@ type chunk struct {
 	state    chunkState
 	tokens   int
 	rendered *renderedChunk // when kept
+	// cutTo is the last line returned of a kept chunk cut to fit the
+	// budget (0: not cut); its lines after cutTo are left out.
+	cutTo int
 }
 
 // segment is a run of a chunk's lines that one chunk returns: owner is the
@@ -626,8 +633,9 @@ func (c *chunk) hasNewLines(self int) bool {
 	return false
 }
 
-// renderChunks renders chunks in select order while they fit the budget;
-// from the first that does not, every chunk with new lines is left out.
+// renderChunks renders chunks in select order while they fit the budget.
+// The first that does not is cut to fit when cutToFit says so, else left
+// out whole; every later chunk with new lines is left out.
 func (g *getCall) renderChunks(ctx context.Context) error {
 	cut := false
 	for ci, c := range g.chunks {
@@ -646,21 +654,138 @@ func (g *getCall) renderChunks(ctx context.Context) error {
 		c.tokens = r.tokens
 		if g.budget > 0 && g.used+r.tokens > g.budget {
 			cut = true
-			c.state = leftOut
-			continue
-		}
-		c.state = kept
-		c.rendered = r
-		g.used += r.tokens
-		for _, s := range r.sent {
-			if g.sent[c.doc.doc.Path] == nil {
-				g.sent[c.doc.doc.Path] = map[string]int{}
+			part, to, err := g.cutToFit(ctx, ci, c, r)
+			if err != nil {
+				return err
 			}
-			g.sent[c.doc.doc.Path][s.id] = s.line
+			if part == nil {
+				c.state = leftOut
+				continue
+			}
+			if to < c.to {
+				c.cutTo = to
+			}
+			r = part
 		}
-		g.notes = append(g.notes, r.notes...)
+		g.keep(c, r)
 	}
 	return nil
+}
+
+// keep puts a rendered chunk in the answer, with its notes and images.
+func (g *getCall) keep(c *chunk, r *renderedChunk) {
+	c.state = kept
+	c.rendered = r
+	r.marks = nil // only a chunk over the budget is cut
+	g.used += r.tokens
+	g.keptAny = true
+	for _, s := range r.sent {
+		if g.sent[c.doc.doc.Path] == nil {
+			g.sent[c.doc.doc.Path] = map[string]int{}
+		}
+		g.sent[c.doc.doc.Path][s.id] = s.line
+	}
+	g.notes = append(g.notes, r.notes...)
+}
+
+// cutToFit returns what of chunk ci (r: its whole rendering, over the
+// budget) goes in the answer, and the last line it holds; nil when the
+// chunk is left out whole. It cuts only when at least an eighth of the
+// budget is left, or always when nothing was returned yet: an agent must
+// get something back from any call, or it could never read a doc bigger
+// than the budget. The cut is a line range from the chunk's first line,
+// rendered as a "lines" selector would be (fence repairs, placeholders,
+// markers), measured by its real bytes / 4: the index's figure is for the
+// whole doc, and decided only that it must be cut. So a small file that
+// the index overrates comes back whole, at its bytes / 4. The cut takes as
+// many lines as fit, but ends before a section heading when one starts in
+// the last quarter of the allowance, and never just after a code block's
+// opening fence. When not even one line fits and nothing was returned yet,
+// the first line goes out anyway.
+func (g *getCall) cutToFit(ctx context.Context, ci int, c *chunk, r *renderedChunk) (*renderedChunk, int, error) {
+	if c.from > c.to { // an empty doc: nothing to cut
+		if g.keptAny {
+			return nil, 0, nil
+		}
+		return r, c.to, nil
+	}
+	left := g.budget - g.used
+	if g.keptAny && left*8 < g.budget {
+		return nil, 0, nil
+	}
+	allow := 4 * left // bytes that estimate to at most left tokens
+	if full := textBytes(r.parts); full <= allow {
+		r.tokens = domain.EstimateTokens(int64(full))
+		return r, c.to, nil
+	}
+	firstOwn := 0
+	for _, s := range c.segments {
+		if s.owner == ci {
+			firstOwn = s.from
+			break
+		}
+	}
+	headings := map[int]bool{}
+	for _, sec := range c.doc.p.structure.Sections {
+		headings[sec.Start] = true
+	}
+	skip := len(header(c)) + 1 // the marks count the whole chunk's header
+	smallest, best, atHeading := 0, 0, 0
+	for _, m := range r.marks {
+		if m.line < firstOwn || m.line >= c.to {
+			continue
+		}
+		if smallest == 0 {
+			smallest = m.line
+		}
+		cost := len(header(&chunk{doc: c.doc, kind: linesChunk, from: c.from, to: m.line})) + 1 + m.bytes - skip
+		if m.own && c.code {
+			if blk := c.doc.blockAt(m.line); blk != nil && blk.Start == m.line && m.line < blk.End {
+				continue // the block's opening fence alone: an empty block
+			}
+			for _, l := range c.doc.closingRepair(m.line) {
+				cost += len(l) + 1
+			}
+		}
+		if cost > allow {
+			continue // a fence repair may make a cut dearer than a later one
+		}
+		best = m.line
+		if headings[m.line+1] && 4*cost >= 3*allow {
+			atHeading = m.line
+		}
+	}
+	to := best
+	switch {
+	case atHeading > 0:
+		to = atHeading
+	case best == 0 && g.keptAny:
+		return nil, 0, nil
+	case best == 0 && smallest == 0: // one line, or one omitted block: it goes whole
+		return r, c.to, nil
+	case best == 0:
+		to = smallest
+	}
+	part, err := g.renderChunk(ctx, ci, cutChunk(c, to))
+	if err != nil {
+		return nil, 0, err
+	}
+	part.tokens = domain.EstimateTokens(int64(textBytes(part.parts)))
+	return part, to, nil
+}
+
+// cutChunk is chunk c's lines up to line to, as a line range.
+func cutChunk(c *chunk, to int) *chunk {
+	cc := *c
+	cc.kind, cc.to, cc.segments = linesChunk, to, nil
+	for _, s := range c.segments {
+		if s.from > to {
+			break
+		}
+		s.to = min(s.to, to)
+		cc.segments = append(cc.segments, s)
+	}
+	return &cc
 }
 
 // renderedChunk is a chunk's text and images, and what rendering it found:
@@ -671,6 +796,25 @@ type renderedChunk struct {
 	tokens int
 	notes  []selNote
 	sent   []sentImage
+	// marks are the places the chunk could be cut, in line order.
+	marks []lineMark
+}
+
+// lineMark is a place to cut a rendered chunk: after line (with what
+// follows it: image lines, an omitted block's placeholder, a marker), at
+// bytes of text from the chunk's start. Own is false after a marker for
+// lines returned earlier, where no fence needs closing.
+type lineMark struct {
+	line  int
+	bytes int
+	own   bool
+}
+
+// mark records a place to cut r, when the call has a budget to cut for.
+func (g *getCall) mark(r *renderedChunk, line, bytes int, own bool) {
+	if g.budget > 0 {
+		r.marks = append(r.marks, lineMark{line: line, bytes: bytes, own: own})
+	}
 }
 
 type sentImage struct {
@@ -682,16 +826,19 @@ type sentImage struct {
 type partWriter struct {
 	parts []Part
 	buf   strings.Builder
+	n     int // bytes of text written
 }
 
 func (w *partWriter) line(s string) {
 	w.buf.WriteString(s)
 	w.buf.WriteByte('\n')
+	w.n += len(s) + 1
 }
 
 func (w *partWriter) lineBytes(b []byte) {
 	w.buf.Write(b)
 	w.buf.WriteByte('\n')
+	w.n += len(b) + 1
 }
 
 func (w *partWriter) image(img *ImagePart) {
@@ -705,6 +852,7 @@ func (w *partWriter) add(p Part) {
 		return
 	}
 	w.buf.WriteString(p.Text)
+	w.n += len(p.Text)
 }
 
 func (w *partWriter) flush() {
@@ -767,6 +915,7 @@ func (g *getCall) renderChunk(ctx context.Context, ci int, c *chunk) (*renderedC
 			}
 		}
 		w.line(fmt.Sprintf("[%s already returned above (%s)]", lineSpan(s.from, c.segments[j-1].to), strings.Join(owners, ", ")))
+		g.mark(r, c.segments[j-1].to, w.n, false)
 		i = j
 	}
 	w.flush()
@@ -816,12 +965,14 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 			if blk := dt.blockAt(k); blk != nil {
 				w.line(codePlaceholder(blk))
 				k = min(blk.End, b) + 1
+				g.mark(r, k-1, w.n, true)
 				continue
 			}
 			w.lineBytes(dt.line(k))
 			if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
 				return err
 			}
+			g.mark(r, k, w.n, true)
 			k++
 		}
 		return nil
@@ -835,16 +986,27 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 		if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
 			return err
 		}
+		g.mark(r, k, w.n, true)
 	}
-	if blk := dt.blockAt(b); blk != nil {
-		switch {
-		case b < blk.End:
-			w.line(blk.Indent + blk.Fence)
-			w.line(fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", blockName(blk), lineSpan(blk.Start, blk.End), b))
-		case !blk.Closed && blk.End == dt.n:
-			w.line(blk.Indent + blk.Fence)
-			w.line(fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", blockName(blk), lineSpan(blk.Start, blk.End)))
-		}
+	for _, l := range dt.closingRepair(b) {
+		w.line(l)
+	}
+	return nil
+}
+
+// closingRepair is what follows a run of lines that ends at line b inside
+// a code block, so that the block does not swallow what comes next: the
+// block's closing fence and a note saying why. Nil when b ends no block
+// early.
+func (t *docText) closingRepair(b int) []string {
+	blk := t.blockAt(b)
+	switch {
+	case blk == nil:
+		return nil
+	case b < blk.End:
+		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", blockName(blk), lineSpan(blk.Start, blk.End), b)}
+	case !blk.Closed && blk.End == t.n:
+		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", blockName(blk), lineSpan(blk.Start, blk.End))}
 	}
 	return nil
 }
@@ -1035,8 +1197,16 @@ func noteOrder(sel int) int {
 
 // describe names a chunk for the overlap notice:
 // "auth, whole doc", "auth § login-flow, L5–13", "auth, lines L43–50",
-// "root backend: auth, whole doc".
+// "root backend: auth, whole doc", "auth, whole doc, cut after L12".
 func describe(c *chunk) string {
+	if c.cutTo > 0 {
+		return asked(c) + fmt.Sprintf(", cut after L%d", c.cutTo)
+	}
+	return asked(c)
+}
+
+// asked names what a chunk's selector asked for, whether or not it was cut.
+func asked(c *chunk) string {
 	var b strings.Builder
 	if c.root != nil {
 		fmt.Fprintf(&b, "root %s: ", folderName(*c.root))
@@ -1070,6 +1240,15 @@ func (g *getCall) writeOverlaps(b *strings.Builder) {
 		ranges := map[int][]segment{}
 		for _, s := range c.segments {
 			if s.owner == ci || g.chunks[s.owner].state != kept {
+				continue
+			}
+			// Lines past a cut were not returned, by either chunk.
+			for _, cutTo := range []int{c.cutTo, g.chunks[s.owner].cutTo} {
+				if cutTo > 0 {
+					s.to = min(s.to, cutTo)
+				}
+			}
+			if s.from > s.to {
 				continue
 			}
 			if _, ok := ranges[s.owner]; !ok {
@@ -1141,22 +1320,42 @@ type leftItem struct {
 	sel    domain.Selector
 	from   int // the select index it came from
 	tokens int
+	why    string // said after the selector: the rest of a cut chunk
 }
 
 // maxLeftItems caps the Left out list; past it the block says how many more.
 const maxLeftItems = 100
 
 // writeLeftOut lists, as ready-to-send selectors, the chunks the budget
-// left out: a root whose docs were all left out whole as itself, else each
-// doc, section (consecutive sections of one doc merged) or line range; a
-// chunk that lost lines to an earlier chunk as its remaining line ranges.
-// Each carries the settings it was asked with where they differ from the
-// tool's defaults.
+// left out: first the rest of a chunk cut to fit, as line ranges, then a
+// root whose docs were all left out whole as itself, else each doc,
+// section (consecutive sections of one doc merged) or line range; a chunk
+// that lost lines to an earlier chunk as its remaining line ranges. Each
+// carries the settings it was asked with where they differ from the tool's
+// defaults.
 func (g *getCall) writeLeftOut(b *strings.Builder) {
 	var items []leftItem
 	total, chunks := 0, 0
 	for ci := 0; ci < len(g.chunks); ci++ {
 		c := g.chunks[ci]
+		if c.state == kept && c.cutTo > 0 {
+			rest := false
+			for _, s := range c.segments {
+				if s.owner != ci || s.to <= c.cutTo {
+					continue
+				}
+				it := g.linesItem(c, max(s.from, c.cutTo+1), s.to)
+				if !rest {
+					it.why = fmt.Sprintf(": continues select[%d] (%s), cut after L%d to fit max_tokens", c.sel, asked(c), c.cutTo)
+				}
+				items = append(items, it)
+				rest = true
+			}
+			if rest {
+				chunks++
+			}
+			continue
+		}
 		if c.state != leftOut {
 			continue
 		}
@@ -1179,12 +1378,9 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 		chunks++
 		if !c.untrimmed(ci) {
 			for _, s := range c.segments {
-				if s.owner != ci {
-					continue
+				if s.owner == ci {
+					items = append(items, g.linesItem(c, s.from, s.to))
 				}
-				sel := g.withSettings(domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: s.from, To: s.to}}, c)
-				n := len(fmt.Sprintf("=== %s · %s ===\n", c.doc.name(), lineSpan(s.from, s.to))) + c.doc.bytesOf(s.from, s.to)
-				items = append(items, leftItem{sel: sel, from: c.sel, tokens: domain.EstimateTokens(int64(n))})
 			}
 			continue
 		}
@@ -1217,12 +1413,20 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 			fmt.Fprintf(b, "- ... and %d more: narrow the selectors or raise max_tokens\n", len(items)-maxLeftItems)
 			break
 		}
-		fmt.Fprintf(b, "- %s (~%d tokens)\n", it.sel.JSON(), it.tokens)
+		fmt.Fprintf(b, "- %s (~%d tokens)%s\n", it.sel.JSON(), it.tokens, it.why)
 		all = append(all, it.sel.JSON())
 	}
 	if len(items) > 1 && len(items) <= maxLeftItems {
 		fmt.Fprintf(b, "As one select list: [%s]\n", strings.Join(all, ", "))
 	}
+}
+
+// linesItem is lines from..to of chunk c as a left-out line range, with
+// the chunk's settings; its figure is what it would cost as its own chunk.
+func (g *getCall) linesItem(c *chunk, from, to int) leftItem {
+	sel := g.withSettings(domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: from, To: to}}, c)
+	n := len(fmt.Sprintf("=== %s · %s ===\n", c.doc.name(), lineSpan(from, to))) + c.doc.bytesOf(from, to)
+	return leftItem{sel: sel, from: c.sel, tokens: domain.EstimateTokens(int64(n))}
 }
 
 // untrimmed reports that no line of the chunk went to an earlier chunk.

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,15 +47,26 @@ const getLibRoot = "testdata/get/lib"
 // over it, every other image under it.
 const testImageLimit = 2048
 
+// budgetLibRoot is a library for the budget's cuts: a doc bigger than the
+// tests' budgets, one the index overrates, a small one.
+const budgetLibRoot = "testdata/get/budget-lib"
+
 // openTestLibrary opens testdata/get/lib with the real adapters.
 func openTestLibrary(t testing.TB) *app.Library {
 	t.Helper()
-	src, err := jsonindex.New(getLibRoot, "index.json")
+	return openLibraryAt(t, getLibRoot)
+}
+
+// openLibraryAt opens the json-convention library at root, its image index
+// at images/index.json, with the real adapters.
+func openLibraryAt(t testing.TB, root string) *app.Library {
+	t.Helper()
+	src, err := jsonindex.New(root, "index.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { src.Close() })
-	images, err := fileimages.New(getLibRoot, "images/index.json")
+	images, err := fileimages.New(root, "images/index.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +99,7 @@ type getCase struct {
 	images    bool
 	noCode    bool
 	maxTokens *int
+	lib       string // the library's root; "" is getLibRoot
 }
 
 // getCases pin every behaviour of get_documents over testdata/get/lib; each
@@ -126,12 +140,29 @@ var getCases = []getCase{
 	{name: "budget-trimmed", select_: `[{"doc": "auth", "sections": ["login-flow"]}, "auth"]`, maxTokens: intPtr(150)},
 	{name: "budget-first-too-big", select_: `["auth", "migrations"]`, maxTokens: intPtr(100)},
 	{name: "budget-none", select_: `[{"root": "backend"}]`, maxTokens: intPtr(0)},
+	// The first chunk over the budget is cut to fit, its rest left out as a line range.
+	{name: "cut-whole-doc", select_: `["big", "small"]`, maxTokens: intPtr(150), lib: budgetLibRoot},
+	{name: "cut-at-heading", select_: `["big"]`, maxTokens: intPtr(130), lib: budgetLibRoot},
+	{name: "cut-in-code", select_: `["big"]`, maxTokens: intPtr(200), lib: budgetLibRoot},
+	{name: "cut-no-code", select_: `["big"]`, maxTokens: intPtr(200), noCode: true, lib: budgetLibRoot},
+	{name: "cut-images", select_: `[{"doc": "big", "include_images": true}]`, maxTokens: intPtr(100), lib: budgetLibRoot},
+	{name: "cut-nothing-fits", select_: `["big"]`, maxTokens: intPtr(5), lib: budgetLibRoot},
+	{name: "cut-section", select_: `["small", {"doc": "big", "sections": ["rollout", "rollback"]}]`, maxTokens: intPtr(80), lib: budgetLibRoot},
+	{name: "cut-after-kept", select_: `[{"doc": "big", "lines": [9, 16]}, "big", "stale"]`, maxTokens: intPtr(200), lib: budgetLibRoot},
+	{name: "cut-too-little-left", select_: `[{"doc": "big", "lines": [5, 27]}, "big"]`, maxTokens: intPtr(200), lib: budgetLibRoot},
+	{name: "cut-covered-overlap", select_: `["big", {"doc": "big", "sections": ["build"]}, {"doc": "big", "sections": ["rollback"]}]`, maxTokens: intPtr(70), lib: budgetLibRoot},
+	{name: "cut-root", select_: `[{"root": "."}]`, maxTokens: intPtr(120), images: true, lib: budgetLibRoot},
+	// The index's figure decides that a chunk must be cut; the cut measures the file.
+	{name: "cut-index-overrates", select_: `["stale", "small"]`, maxTokens: intPtr(100), lib: budgetLibRoot},
+	{name: "cut-index-overrates-later", select_: `["small", "stale"]`, maxTokens: intPtr(100), lib: budgetLibRoot},
 }
 
 func TestGetDocumentsGolden(t *testing.T) {
-	lib := openTestLibrary(t)
+	libs := map[string]*app.Library{"": openTestLibrary(t), budgetLibRoot: openLibraryAt(t, budgetLibRoot)}
+	worlds := map[string]*fuzzWorld{"": loadFuzzWorld(t), budgetLibRoot: loadWorldAt(t, budgetLibRoot)}
 	for _, tc := range getCases {
 		t.Run(tc.name, func(t *testing.T) {
+			lib := libs[tc.lib]
 			ans, err := lib.GetDocuments(context.Background(), app.GetRequest{
 				Select:        parseSelect(t, tc.select_),
 				IncludeImages: tc.images,
@@ -142,8 +173,171 @@ func TestGetDocumentsGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkAnswerShape(t, ans)
+			if err := worlds[tc.lib].explain(ans); err != nil {
+				t.Errorf("the fuzzer's checker refuses the answer: %v", err)
+			}
 			checkGolden(t, filepath.Join("testdata", "get", tc.name+".golden"), ans.String())
 		})
+	}
+}
+
+// chunkTokens is the token figure of an answer's text before its Left out
+// block (images are not counted).
+func chunkTokens(ans app.Answer) int {
+	var b strings.Builder
+	for _, p := range ans.Parts {
+		b.WriteString(p.Text)
+	}
+	chunk, _, _ := strings.Cut(b.String(), "\n\nLeft out (")
+	return domain.EstimateTokens(int64(len(chunk) + 1))
+}
+
+// restSelectorRE finds the rest of a cut chunk in a Left out block.
+var restSelectorRE = regexp.MustCompile(`(?m)^- (\{.*\}) \(~\d+ tokens\): continues select\[\d+\] \(.+\), cut after L(\d+) to fit max_tokens$`)
+
+// chunkRangeRE reads a chunk header's line range.
+var chunkRangeRE = regexp.MustCompile(`(?m)^=== .* · L(\d+)(?:–(\d+))? ===$`)
+
+// readDoc asks for sel and follows the rest of each cut chunk, call after
+// call, as an agent would: every answer must hold one chunk that starts
+// where the last one stopped and stays within the budget (or returns a
+// single line when even that is over it). It returns the ranges returned.
+func readDoc(t *testing.T, lib *app.Library, w *fuzzWorld, sel string, code, images bool, budget int) [][2]int {
+	t.Helper()
+	var got [][2]int
+	req := app.GetRequest{Select: parseSelect(t, sel), IncludeCode: code, IncludeImages: images, MaxTokens: &budget}
+	for call := 0; ; call++ {
+		if call > 200 {
+			t.Fatalf("%s, budget %d: no end after %d calls", sel, budget, call)
+		}
+		ans, err := lib.GetDocuments(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := ans.String()
+		if err := w.explain(ans); err != nil {
+			t.Fatalf("%s, budget %d, call %d: %v\n%s", sel, budget, call, err, text)
+		}
+		ranges := chunkRangeRE.FindAllStringSubmatch(text, -1)
+		if len(ranges) != 1 {
+			t.Fatalf("%s, budget %d, call %d: got %d chunks, want 1:\n%s", sel, budget, call, len(ranges), text)
+		}
+		from, _ := strconv.Atoi(ranges[0][1])
+		to := from
+		if ranges[0][2] != "" {
+			to, _ = strconv.Atoi(ranges[0][2])
+		}
+		got = append(got, [2]int{from, to})
+		if n := chunkTokens(ans); n > budget {
+			chunk, _, _ := strings.Cut(text, "\n\nLeft out (")
+			body := strings.Split(strings.TrimSuffix(chunk, "\n"), "\n")[1:]
+			if to != from && !(len(body) == 1 && strings.HasPrefix(body[0], "[code block omitted:")) {
+				t.Fatalf("%s, budget %d, call %d: ~%d tokens, over the budget with more than one line:\n%s", sel, budget, call, n, text)
+			}
+		}
+		m := restSelectorRE.FindStringSubmatch(text)
+		if m == nil {
+			if strings.Contains(text, "Left out") {
+				t.Fatalf("%s, budget %d, call %d: left out without a rest to continue from:\n%s", sel, budget, call, text)
+			}
+			return got
+		}
+		if cut, _ := strconv.Atoi(m[2]); cut != to {
+			t.Fatalf("%s, budget %d, call %d: cut after L%d, the header ends at L%d", sel, budget, call, cut, to)
+		}
+		sel = "[" + m[1] + "]"
+		req = app.GetRequest{Select: parseSelect(t, sel), IncludeCode: true, MaxTokens: &budget}
+	}
+}
+
+func TestGetDocumentsCutChunksContinue(t *testing.T) {
+	libs := map[string]*app.Library{getLibRoot: openTestLibrary(t), budgetLibRoot: openLibraryAt(t, budgetLibRoot)}
+	worlds := map[string]*fuzzWorld{getLibRoot: loadFuzzWorld(t), budgetLibRoot: loadWorldAt(t, budgetLibRoot)}
+	docs := []struct {
+		root, sel string
+		from, to  int // the lines the selector asks for
+	}{
+		{budgetLibRoot, `["big"]`, 5, 52},
+		{budgetLibRoot, `[{"doc": "big", "sections": ["release"]}]`, 22, 37},
+		{getLibRoot, `["auth"]`, 1, 53},
+		{getLibRoot, `["fences"]`, 1, 25},
+		{getLibRoot, `[{"doc": "caching", "lines": [10, 26]}]`, 10, 26},
+	}
+	for _, d := range docs {
+		for _, budget := range []int{1, 12, 25, 40, 64, 100, 150} {
+			for _, code := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/%d/code=%v", d.sel, budget, code), func(t *testing.T) {
+					got := readDoc(t, libs[d.root], worlds[d.root], d.sel, code, !code, budget)
+					next := d.from
+					for _, r := range got {
+						if r[0] != next {
+							t.Fatalf("got ranges %v, want them to tile L%d–%d", got, d.from, d.to)
+						}
+						next = r[1] + 1
+					}
+					if next != d.to+1 {
+						t.Fatalf("got ranges %v, want them to tile L%d–%d", got, d.from, d.to)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestGetDocumentsBigDocUnderDefaultBudget is the case that made the cut:
+// a 109 KB doc (~27,000 tokens) under the default 20,000-token budget came
+// back as "(nothing returned)" and a Left out note naming the doc again.
+func TestGetDocumentsBigDocUnderDefaultBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Big\n\n")
+	for sec := 1; b.Len() < 109_000; sec++ {
+		fmt.Fprintf(&b, "## Part %d\n\n", sec)
+		for k := 1; k <= 30; k++ {
+			fmt.Fprintf(&b, "Paragraph %d.%d says something long enough to fill a line of a big document.\n", sec, k)
+		}
+		fmt.Fprintf(&b, "\n```go\nfunc part%d() int {\n\treturn %d\n}\n```\n\n", sec, sec)
+	}
+	content := b.String()
+	lines := strings.Count(content, "\n")
+	for _, index := range []string{
+		`{"documents": [{"id": "big", "path": "big.md"}]}`,
+		`{"documents": [{"id": "big", "path": "big.md", "approx_tokens": 50000}]}`,
+	} {
+		dir := t.TempDir()
+		for name, text := range map[string]string{"big.md": content, "index.json": index, "images/index.json": `{"images": []}`} {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ageFiles(t, dir)
+		lib := openLibraryAt(t, dir)
+		ans, err := lib.GetDocuments(context.Background(), app.GetRequest{Select: parseSelect(t, `["big"]`), IncludeCode: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := ans.String()
+		if n := chunkTokens(ans); n > 20_000 || n < 15_000 {
+			t.Errorf("%s: the first answer holds ~%d tokens, want most of the 20,000 budget", index, n)
+		}
+		m := restSelectorRE.FindStringSubmatch(text)
+		if !strings.HasPrefix(text, "=== big (big.md) · L1–") || m == nil {
+			t.Fatalf("%s: want the doc's first lines and the rest to continue from, got\n%s\n...\n%s", index, text[:200], tail(text, 600))
+		}
+		cut, _ := strconv.Atoi(m[2])
+		t.Logf("%d bytes, %d lines, index %s: L1–%d, ~%d tokens, then %s", len(content), lines, index, cut, chunkTokens(ans), m[1])
+		if want := fmt.Sprintf(`{"doc": "big", "lines": [%d,%d]}`, cut+1, lines); m[1] != want {
+			t.Errorf("%s: rest %s, want %s", index, m[1], want)
+		}
+		if !strings.HasPrefix(string(fileLines([]byte(content))[cut]), "## Part ") {
+			t.Errorf("%s: cut after L%d, want it before a section heading (L%d is %q)", index, cut, cut+1, fileLines([]byte(content))[cut])
+		}
+		got := readDoc(t, lib, loadWorldAt(t, dir), `["big"]`, true, false, 20_000)
+		if len(got) != 2 || got[1] != [2]int{cut + 1, lines} {
+			t.Errorf("%s: read in calls of %v, want L1–%d then L%d–%d", index, got, cut, cut+1, lines)
+		}
 	}
 }
 

@@ -150,7 +150,7 @@ func getDocumentsSchema(maxAnswerTokens int) *jsonschema.Schema {
 			"include_code":   boolean("keep fenced code blocks; otherwise a one-line placeholder each", true),
 			"max_tokens": {Type: "integer", Minimum: jsonschema.Ptr(0.0),
 				Default:     json.RawMessage(fmt.Sprint(maxAnswerTokens)),
-				Description: "answer budget in tokens: whole chunks up to it, the rest listed as selectors; 0 = no limit"},
+				Description: "answer budget in tokens: chunks in order up to it (the first one over it is cut at a line, its rest given as a lines selector), the rest listed as selectors; 0 = no limit"},
 		},
 		Required:             []string{"select"},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
