@@ -111,7 +111,46 @@ func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, err
 	if err := g.renderChunks(ctx); err != nil {
 		return Answer{}, err
 	}
-	return g.answer(), nil
+	return capImages(g.answer(), MaxAnswerImageBytes), nil
+}
+
+// MaxAnswerImageBytes bounds the image bytes of one get_documents answer:
+// the text budget does not count images, and a root of docs sharing large
+// diagrams could otherwise send tens of megabytes in one result.
+const MaxAnswerImageBytes = 10 << 20
+
+// capImages keeps images in answer order while their bytes fit in max and
+// turns the rest into one-line placeholders where they stood, saying why.
+func capImages(a Answer, max int) Answer {
+	total := 0
+	var out []Part
+	for _, p := range a.Parts {
+		if p.Image == nil {
+			if n := len(out); n > 0 && out[n-1].Image == nil {
+				out[n-1].Text += p.Text
+				continue
+			}
+			out = append(out, p)
+			continue
+		}
+		if total+len(p.Image.Data) <= max {
+			total += len(p.Image.Data)
+			out = append(out, p)
+			continue
+		}
+		label := p.Image.ID
+		if caption := domain.OneLine(p.Image.Caption, 200); caption != "" {
+			label += " — " + caption
+		}
+		line := fmt.Sprintf("[image omitted: %s (this answer already carries %s of images, the limit for one answer: ask for this doc again with include_images)]\n", label, formatBytes(int64(total)))
+		if n := len(out); n > 0 && out[n-1].Image == nil {
+			out[n-1].Text += line
+		} else {
+			out = append(out, Part{Text: line})
+		}
+	}
+	a.Parts = out
+	return a
 }
 
 // getCall is the state of one get_documents call. Nothing outlives it:
