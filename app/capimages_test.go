@@ -6,7 +6,9 @@ import (
 )
 
 func TestCapImagesKeepsImagesInOrderUpToTheLimit(t *testing.T) {
-	img := func(id string, n int) Part { return Part{Image: &ImagePart{ID: id, Caption: "c " + id, Data: make([]byte, n)}} }
+	img := func(id string, n int) Part {
+		return Part{Image: &ImagePart{ID: id, Caption: "c " + id, Data: make([]byte, n)}}
+	}
 	a := Answer{Parts: []Part{
 		{Text: "a\n![[image:x]]\n"}, img("x", 6), {Text: "b\n![[image:y]]\n"}, img("y", 6),
 		{Text: "c\n![[image:z]]\n"}, img("z", 3), {Text: "d\n"},
