@@ -46,10 +46,23 @@ type Catalog struct {
 
 // Stamp identifies one version of a file without reading it: two equal
 // stamps mean the file has not changed, so a cached parse can be reused.
+// Fields a platform does not expose stay zero.
 type Stamp struct {
 	Size    int64
 	ModTime time.Time
-	Inode   uint64
+	// Inode tells a file replaced by rename (as editors save) from the old
+	// one even when size and time agree.
+	Inode uint64
+	// Changed is the inode change time (ctime). User space cannot set it:
+	// an in-place edit of the same size whose modification time was put
+	// back (touch -r, cp -p, rsync --inplace -t) still changes it.
+	Changed time.Time
+}
+
+// Equal reports whether s and o stamp the same version of a file: every
+// field equal, times compared as instants.
+func (s Stamp) Equal(o Stamp) bool {
+	return s.Size == o.Size && s.ModTime.Equal(o.ModTime) && s.Inode == o.Inode && s.Changed.Equal(o.Changed)
 }
 
 // EstimateTokens is the token estimate used wherever an index gives none:

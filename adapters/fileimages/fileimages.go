@@ -10,8 +10,8 @@
 // files through an *os.Root of the index's folder, so an image that resolves
 // outside that folder, by '..' or by a symlink, is refused even when it is
 // inside the library. An absolute symlink, which os.Root refuses outright,
-// is resolved component by component through the same root (links.go) and
-// let through when it lands inside. The index is validated on every call,
+// is resolved component by component through the same root (rootfs.Links)
+// and let through when it lands inside. The index is validated on every call,
 // but parsed again only when its Stamp changes; an image index setting that
 // is refused, or an index outside the library root, fails every call.
 package fileimages
@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/librarian/librarian/adapters/rootfs"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/imagestore"
 )
@@ -41,11 +42,11 @@ const DefaultImageIndex = "images/index.json"
 // It is safe for concurrent use.
 type Store struct {
 	root    *os.Root
-	index   string // cleaned, relative to the root
-	folder  string // the index's folder, relative to the root ("." for the root)
-	setting error  // why the image index setting is refused, or nil
-	escape  error  // *os.Root's error for a path leaving its root
-	links   links  // resolves absolute symlinks inside the library root
+	index   string       // cleaned, relative to the root
+	folder  string       // the index's folder, relative to the root ("." for the root)
+	setting error        // why the image index setting is refused, or nil
+	escape  error        // *os.Root's error for a path leaving its root
+	links   rootfs.Links // resolves absolute symlinks inside the library root
 
 	mu     sync.Mutex // guards parsed
 	parsed *parsedImages
@@ -80,8 +81,8 @@ func New(root, imageIndex string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fileimages: cannot open library root %q: %w", root, err)
 	}
-	escape := probeEscapeError(r)
-	s := &Store{root: r, escape: escape, links: newLinks(r, root, escape)}
+	escape := rootfs.EscapeError(r)
+	s := &Store{root: r, escape: escape, links: rootfs.NewLinks(r, root, escape)}
 	if problem := domain.CheckIndexPath("image index", imageIndex); problem != "" {
 		s.setting = &fileError{msg: fmt.Sprintf("image index setting '%s' refused: %s", imageIndex, problem), kind: domain.ErrRefused}
 	} else {
@@ -134,7 +135,7 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 	if s.folder != "." {
 		// Opened afresh for each read, so a folder swapped for a symlink
 		// out of the library is noticed, and no handle outlives its use.
-		if folder, err = retry(s.links, s.folder, s.root.OpenRoot); err != nil {
+		if folder, err = rootfs.ResolvingLinks(s.links, s.folder, s.root.OpenRoot); err != nil {
 			folderLead := fmt.Sprintf("image %s: image folder '%s'", domain.QuoteIndexValue(id), s.folder)
 			return nil, describe(folderLead, folderLead+" not found", "the library root", err, s.escape)
 		}
@@ -143,10 +144,10 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 	// Stat first: an image over the limit is refused without opening it.
 	name := img.File
 	fi, err := folder.Stat(name)
-	if s.links.escapes(err) {
+	if s.links.Escapes(err) {
 		// An absolute link (or a folder on the way linked absolutely):
 		// resolved through the folder, it must land inside the folder.
-		if name, err = s.folderLinks(folder).resolve(name, err); err == nil {
+		if name, err = s.folderLinks(folder).Resolve(name, err); err == nil {
 			fi, err = folder.Stat(name)
 		}
 	}
@@ -156,8 +157,8 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 	if err := checkImage(lead, fi.Mode().IsRegular(), fi.Size(), maxBytes); err != nil {
 		return nil, err
 	}
-	f, fi, err := openRegular(folder, name)
-	if errors.Is(err, errNotRegular) {
+	f, fi, err := rootfs.Regular(rootfs.Open(folder, name))
+	if errors.Is(err, rootfs.ErrNotRegular) {
 		return nil, checkImage(lead, false, 0, maxBytes)
 	}
 	if err != nil {
@@ -181,18 +182,12 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 // absolute target is inside when it lies below the folder, named by any of
 // the library root's absolute paths joined with the folder as configured
 // or with the folder's own links resolved.
-func (s *Store) folderLinks(folder *os.Root) links {
-	fl := links{root: folder, escape: s.escape}
+func (s *Store) folderLinks(folder *os.Root) rootfs.Links {
 	names := []string{s.folder}
-	if real, err := s.links.resolve(s.folder, domain.ErrLinkOutside); err == nil && real != s.folder {
+	if real, err := s.links.Resolve(s.folder, domain.ErrLinkOutside); err == nil && real != s.folder {
 		names = append(names, real)
 	}
-	for _, root := range s.links.abs {
-		for _, name := range names {
-			fl.abs = append(fl.abs, path.Join(root, name))
-		}
-	}
-	return fl
+	return s.links.Within(folder, names...)
 }
 
 // checkImage refuses what is not a regular file, and a size over maxBytes.
@@ -212,7 +207,7 @@ func (s *Store) statIndex() (stamp domain.Stamp, present bool, err error) {
 	if s.setting != nil {
 		return domain.Stamp{}, false, s.setting
 	}
-	fi, err := retry(s.links, s.index, s.root.Stat)
+	fi, err := rootfs.ResolvingLinks(s.links, s.index, s.root.Stat)
 	if err != nil {
 		lead := "image index '" + s.index + "'"
 		fe := describe(lead, lead+" not found", "the library root", err, s.escape)
@@ -224,7 +219,7 @@ func (s *Store) statIndex() (stamp domain.Stamp, present bool, err error) {
 	if !fi.Mode().IsRegular() {
 		return domain.Stamp{}, false, &fileError{msg: "image index '" + s.index + "' is not a regular file", kind: domain.ErrRefused}
 	}
-	return stampOf(fi), true, nil
+	return rootfs.Stamp(fi), true, nil
 }
 
 // noImages is the parse of a library without an image index.
@@ -246,7 +241,7 @@ func (s *Store) load() (*parsedImages, error) {
 	if !present {
 		return noImages, nil
 	}
-	if s.parsed == nil || !sameStamp(s.parsed.stamp, stamp) || !settled(s.parsed.stamp, s.parsed.readAt) {
+	if s.parsed == nil || !s.parsed.stamp.Equal(stamp) || !settled(s.parsed.stamp, s.parsed.readAt) {
 		readAt := time.Now()
 		p, err := s.parse()
 		if err != nil {
@@ -263,11 +258,11 @@ func (s *Store) load() (*parsedImages, error) {
 
 func (s *Store) parse() (*parsedImages, error) {
 	lead := "image index '" + s.index + "'"
-	f, fi, err := regularFile(retry(s.links, s.index, func(p string) (*os.File, error) {
-		return s.root.OpenFile(p, openFlags, 0)
+	f, fi, err := rootfs.Regular(rootfs.ResolvingLinks(s.links, s.index, func(p string) (*os.File, error) {
+		return rootfs.Open(s.root, p)
 	}))
 	switch {
-	case errors.Is(err, errNotRegular):
+	case errors.Is(err, rootfs.ErrNotRegular):
 		return nil, &fileError{msg: lead + " is not a regular file", kind: domain.ErrRefused}
 	case err != nil:
 		return nil, describe(lead, lead+" not found", "the library root", err, s.escape)
@@ -282,11 +277,11 @@ func (s *Store) parse() (*parsedImages, error) {
 	if s.parsed != nil && bytes.Equal(s.parsed.data, data) {
 		// A racy stamp re-checked: same bytes, same parse.
 		kept := *s.parsed
-		kept.stamp = stampOf(fi)
+		kept.stamp = rootfs.Stamp(fi)
 		return &kept, nil
 	}
 	s.parses.Add(1)
-	p := &parsedImages{stamp: stampOf(fi), data: data}
+	p := &parsedImages{stamp: rootfs.Stamp(fi), data: data}
 	images, problems := parseImages(s.index, data)
 	if len(problems) > 0 {
 		p.err = &domain.IndexError{File: s.index, Problems: problems}

@@ -8,8 +8,9 @@
 // Files are read only through an *os.Root, so nothing that resolves outside
 // the library root is ever opened. An absolute symlink, which os.Root
 // refuses outright, is resolved component by component through the root
-// (links.go) and let through when it lands inside, like a relative one. A file's frontmatter is read again only
-// when its stamp (size, modification time, inode) changed, or a change
+// (rootfs.Links) and let through when it lands inside, like a relative one.
+// A file's frontmatter is read again only when its stamp (size,
+// modification time, inode, change time) changed, or a change
 // notification names it. On Linux the folders are watched with inotify
 // (see changes.go), so a Catalog of an unchanged library returns the
 // catalog built last time without touching the disk, and one after a
@@ -39,6 +40,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/librarian/librarian/adapters/rootfs"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/docindex"
 )
@@ -52,8 +54,8 @@ const (
 	// frontmatter and first heading of any real document are far inside.
 	maxMetaBytes = 1 << 20
 	// racyWindow: a file modified this close to the moment it was read may
-	// change again without its stamp changing (same size and inode, and a
-	// modification time within the file system's clock tick), so its cached
+	// change again without its stamp changing (same size and inode, and
+	// times within the file system's clock tick), so its cached
 	// metadata is not trusted until it has been read once more, later. This
 	// is git's "racy clean" rule; 2 s covers the coarsest common clocks.
 	racyWindow = 2 * time.Second
@@ -64,10 +66,9 @@ const (
 type Index struct {
 	dir  string // the root as given, for messages
 	root *os.Root
-	// escapes is the error os.Root gives for a path resolving outside it;
-	// the os package does not export it, so New learns it from the root.
-	escapes error
-	links   links         // resolves absolute symlinks inside the root
+	// links resolves absolute symlinks inside the root, and knows the
+	// error os.Root gives for a path resolving outside it.
+	links   rootfs.Links
 	workers int           // goroutines reading folders and files
 	racy    time.Duration // racyWindow
 
@@ -122,11 +123,7 @@ func New(root string) (*Index, error) {
 		return nil, fmt.Errorf("library root %q is not a readable folder: %w", root, unwrapPath(err))
 	}
 	ix := &Index{dir: root, root: r, workers: max(2, min(runtime.GOMAXPROCS(0), 8)), racy: racyWindow, files: map[string]*cached{}}
-	var pe *fs.PathError
-	if _, err := r.Lstat(".."); errors.As(err, &pe) {
-		ix.escapes = pe.Err
-	}
-	ix.links = newLinks(r, root, ix.escapes)
+	ix.links = rootfs.NewLinks(r, root, rootfs.EscapeError(r))
 	return ix, nil
 }
 
@@ -309,14 +306,14 @@ func (ix *Index) Stat(ctx context.Context, p string) (domain.Stamp, error) {
 	if err := checkPath(p); err != nil {
 		return domain.Stamp{}, err
 	}
-	info, err := retry(ix.links, p, ix.root.Stat)
+	info, err := rootfs.ResolvingLinks(ix.links, p, ix.root.Stat)
 	if err != nil {
 		return domain.Stamp{}, ix.translate(p, err)
 	}
 	if err := checkRegular(p, info); err != nil {
 		return domain.Stamp{}, err
 	}
-	return stampOf(info), nil
+	return rootfs.Stamp(info), nil
 }
 
 // ReadFile reads the file at path and returns the stamp of the bytes read.
@@ -331,7 +328,7 @@ func (ix *Index) ReadFile(ctx context.Context, p string) ([]byte, domain.Stamp, 
 		return data, stamp, nil
 	}
 	// Stat before opening: opening a FIFO would block.
-	info, err := retry(ix.links, p, ix.root.Stat)
+	info, err := rootfs.ResolvingLinks(ix.links, p, ix.root.Stat)
 	if err != nil {
 		return nil, domain.Stamp{}, ix.translate(p, err)
 	}
@@ -353,7 +350,7 @@ func (ix *Index) ReadFile(ctx context.Context, p string) ([]byte, domain.Stamp, 
 	if err != nil {
 		return nil, domain.Stamp{}, fmt.Errorf("'%s' cannot be read: %w", p, unwrapPath(err))
 	}
-	return data, stampOf(info), nil
+	return data, rootfs.Stamp(info), nil
 }
 
 // checkPath refuses a path that is not a clean, relative, '/'-separated
@@ -378,7 +375,7 @@ func checkRegular(p string, info fs.FileInfo) error {
 // translate maps an os.Root error to the port's sentinels.
 func (ix *Index) translate(p string, err error) error {
 	switch {
-	case ix.isEscape(err):
+	case ix.links.Escapes(err):
 		return fmt.Errorf("%w: '%s' resolves outside the library root", domain.ErrRefused, p)
 	case errors.Is(err, syscall.ELOOP):
 		return fmt.Errorf("%w: '%s' cannot be read: %w", domain.ErrRefused, p, unwrapPath(err))
@@ -392,15 +389,11 @@ func (ix *Index) translate(p string, err error) error {
 // openFile opens name through root; through the library root, an absolute
 // symlink that lands inside it is followed too.
 func (ix *Index) openFile(root *os.Root, name string) (*os.File, error) {
-	open := func(q string) (*os.File, error) { return root.OpenFile(q, openFlags, 0) }
+	open := func(q string) (*os.File, error) { return rootfs.Open(root, q) }
 	if root == ix.root {
-		return retry(ix.links, name, open)
+		return rootfs.ResolvingLinks(ix.links, name, open)
 	}
 	return open(name)
-}
-
-func (ix *Index) isEscape(err error) bool {
-	return ix.escapes != nil && errors.Is(err, ix.escapes)
 }
 
 // unwrapPath drops the *fs.PathError wrapper (whose text repeats the

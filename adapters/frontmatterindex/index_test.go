@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/librarian/librarian/adapters/rootfs"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -29,6 +30,13 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 		}
 		age(t, p, time.Hour)
 	}
+}
+
+// withoutChangeTime is s with its change time zeroed: an edit can put back
+// every other field of a stamp, never that one.
+func withoutChangeTime(s domain.Stamp) domain.Stamp {
+	s.Changed = time.Time{}
+	return s
 }
 
 // age sets a file's modification time to ago before now.
@@ -450,6 +458,8 @@ func TestUnchangedFilesAreNotReread(t *testing.T) {
 // TestRacyEditIsSeen: an edit that keeps size, inode and modification time
 // (two saves within one tick of a coarse file-system clock) is still seen,
 // because a file read within racyWindow of its modification is read again.
+// (On Linux the rewrite also moves the change time, and the notification
+// names the file; elsewhere the change time is not in the stamp.)
 func TestRacyEditIsSeen(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "doc.md")
@@ -470,8 +480,8 @@ func TestRacyEditIsSeen(t *testing.T) {
 	if err := os.Chtimes(p, info.ModTime(), info.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := ix.Stat(context.Background(), "doc.md"); st != stampOf(info) {
-		t.Fatalf("the test needs an unchanged stamp: got %+v, had %+v", st, stampOf(info))
+	if st, _ := ix.Stat(context.Background(), "doc.md"); withoutChangeTime(st) != withoutChangeTime(rootfs.Stamp(info)) {
+		t.Fatalf("the test needs unchanged size, time and inode: got %+v, had %+v", st, rootfs.Stamp(info))
 	}
 	if got := catalogOf(t, ix).Docs[0].Title; got != "New1" {
 		t.Errorf("title after a same-stamp edit = %q, want New1", got)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/librarian/librarian/adapters/rootfs"
 )
 
 // chunkSize bounds the files one worker reads through one folder handle, so
@@ -145,7 +147,7 @@ func (ix *Index) readMeta(root *os.Root, name string, keep bool) (*cached, []byt
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &cached{stamp: stampOf(info), readAt: readAt, meta: parseMeta(data)}
+	c := &cached{stamp: rootfs.Stamp(info), readAt: readAt, meta: parseMeta(data)}
 	if !keep || int64(len(data)) != info.Size() || len(data) > keepMaxFile {
 		data = nil
 	}

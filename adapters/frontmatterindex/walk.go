@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/librarian/librarian/adapters/rootfs"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -201,7 +202,7 @@ func (ix *Index) sortEntries(dir string, entries []fs.DirEntry) *folderState {
 			out = ix.judge(p, info, err)
 			shared = out.found && multiplyLinked(info)
 		case symlink:
-			info, err := retry(ix.links, p, ix.root.Stat)
+			info, err := rootfs.ResolvingLinks(ix.links, p, ix.root.Stat)
 			out = ix.judge(p, info, err)
 		default:
 			out = entryOutcome{note: fmt.Sprintf("skipped: '%s' is not a regular file", p)}
@@ -231,7 +232,7 @@ func (ix *Index) judge(p string, info fs.FileInfo, err error) entryOutcome {
 	case !info.Mode().IsRegular():
 		return entryOutcome{note: fmt.Sprintf("skipped: '%s' is not a regular file", p)}
 	}
-	return entryOutcome{stamp: stampOf(info), found: true}
+	return entryOutcome{stamp: rootfs.Stamp(info), found: true}
 }
 
 // lookAgain stats a shared entry again, as the walk would.
@@ -239,7 +240,7 @@ func (ix *Index) lookAgain(e sharedEntry) entryOutcome {
 	var info os.FileInfo
 	var err error
 	if e.symlink {
-		info, err = retry(ix.links, e.path, ix.root.Stat)
+		info, err = rootfs.ResolvingLinks(ix.links, e.path, ix.root.Stat)
 	} else {
 		info, err = ix.root.Lstat(e.path)
 		if err == nil && info.Mode()&fs.ModeSymlink != 0 {
@@ -254,7 +255,7 @@ func (ix *Index) lookAgain(e sharedEntry) entryOutcome {
 // leftOutNote words why a file found by the walk was left out.
 func (ix *Index) leftOutNote(p string, err error) string {
 	switch {
-	case ix.isEscape(err):
+	case ix.links.Escapes(err):
 		return fmt.Sprintf("refused: '%s' resolves outside the library root", p)
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Sprintf("missing: '%s' is a symlink to a file that does not exist", p)

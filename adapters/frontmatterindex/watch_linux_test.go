@@ -225,3 +225,36 @@ func TestCloseReleasesTheWatcher(t *testing.T) {
 		t.Errorf("fstat of the inotify descriptor %d after Close: %v, want EBADF", fd, err)
 	}
 }
+
+// TestSameStampEditMovesTheCatalogStamp: an in-place edit that keeps size,
+// modification time and inode is seen through its notification, and the
+// catalog then carries the file's new change time, so a caller caching by
+// stamp (the app's parse cache) reads the file again too.
+func TestSameStampEditMovesTheCatalogStamp(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.md": doc("A"), "b.md": doc("B")})
+	ix := watchedIndex(t, dir)
+	stamps := func(cat *domain.Catalog) map[string]domain.Stamp {
+		out := map[string]domain.Stamp{}
+		for _, d := range cat.Docs {
+			out[d.Path] = d.Stamp
+		}
+		return out
+	}
+	before := stamps(catalogOf(t, ix))
+	writeSameStamp(t, filepath.Join(dir, "a.md"), doc("Z"))
+	cat := nextCatalog(t, ix)
+	if got := titles(cat); !reflect.DeepEqual(got, map[string]string{"a.md": "Z", "b.md": "B"}) {
+		t.Errorf("titles after the edit = %v", got)
+	}
+	after := stamps(cat)
+	if after["a.md"].Equal(before["a.md"]) {
+		t.Errorf("catalog stamp of the edited a.md = %+v, as before the edit: want its new change time", after["a.md"])
+	}
+	if st, err := ix.Stat(context.Background(), "a.md"); err != nil || !st.Equal(after["a.md"]) {
+		t.Errorf("catalog stamp of a.md = %+v, Stat = %+v (%v): want equal", after["a.md"], st, err)
+	}
+	if !after["b.md"].Equal(before["b.md"]) {
+		t.Errorf("catalog stamp of the untouched b.md = %+v, was %+v", after["b.md"], before["b.md"])
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path"
 	"syscall"
 
+	"github.com/librarian/librarian/adapters/rootfs"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -49,19 +50,6 @@ func cleanPath(p string) (string, error) {
 	return path.Clean(p), nil
 }
 
-// probeEscapeError returns the error *os.Root gives for a path that leaves
-// it. The standard library does not export it, so it is captured from a
-// probe that fails before touching the disk, and matched with errors.Is,
-// never by its text. nil (on a platform that words it otherwise) only makes
-// notes less specific: every such error is refused all the same.
-func probeEscapeError(r *os.Root) error {
-	_, err := r.Stat("../escape-probe")
-	if pe, ok := errors.AsType[*fs.PathError](err); ok {
-		return pe.Err
-	}
-	return nil
-}
-
 // describe turns the error of an *os.Root call on p into a fileError.
 // subject names what p is for the reader ("" for a document file).
 func describe(subject, p string, err, escape error) *fileError {
@@ -83,35 +71,26 @@ func describe(subject, p string, err, escape error) *fileError {
 	}
 }
 
-func stampOf(fi fs.FileInfo) domain.Stamp {
-	return domain.Stamp{Size: fi.Size(), ModTime: fi.ModTime(), Inode: inode(fi)}
-}
-
-// readRegular reads the regular file p through l's root (so neither '..'
+// readRegular reads the regular file p through the root (so neither '..'
 // nor a symlink, even one swapped in after a check, leads out of it). The stamp is
 // taken from the open file before reading: if the file changes during the
 // read, the bytes are newer than the stamp and the next Stat shows a
 // change, never the other way round.
-func readRegular(l links, subject, p string) ([]byte, domain.Stamp, error) {
-	escape := l.escape
-	f, err := retry(l, p, func(q string) (*os.File, error) { return l.root.OpenFile(q, openFlags, 0) })
-	if err != nil {
-		return nil, domain.Stamp{}, describe(subject, p, err, escape)
+func (x *Index) readRegular(subject, p string) ([]byte, domain.Stamp, error) {
+	f, fi, err := rootfs.Regular(rootfs.ResolvingLinks(x.links, p, func(q string) (*os.File, error) { return rootfs.Open(x.root, q) }))
+	switch {
+	case errors.Is(err, rootfs.ErrNotRegular):
+		return nil, domain.Stamp{}, notRegular(subject, p)
+	case err != nil:
+		return nil, domain.Stamp{}, describe(subject, p, err, x.escape)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, domain.Stamp{}, describe(subject, p, err, escape)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, domain.Stamp{}, notRegular(subject, p)
-	}
 	var buf bytes.Buffer
 	buf.Grow(int(fi.Size()) + bytes.MinRead)
 	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, domain.Stamp{}, describe(subject, p, err, escape)
+		return nil, domain.Stamp{}, describe(subject, p, err, x.escape)
 	}
-	return buf.Bytes(), stampOf(fi), nil
+	return buf.Bytes(), rootfs.Stamp(fi), nil
 }
 
 func notRegular(subject, p string) *fileError {

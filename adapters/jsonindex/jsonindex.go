@@ -10,7 +10,7 @@
 // library root, so neither '..' nor a symlink (even one swapped in between a
 // check and an open) reaches outside it. An absolute symlink, which os.Root
 // refuses outright, is resolved component by component through the root
-// (links.go) and let through when it lands inside. The index is validated
+// (rootfs.Links) and let through when it lands inside. The index is validated
 // on every Catalog call, but parsed again only when its Stamp changes; a
 // doc index that is missing, outside the root or wrongly set fails every
 // Catalog call with a clear error, not New.
@@ -30,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/librarian/librarian/adapters/rootfs"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/docindex"
 )
@@ -43,10 +44,10 @@ const DefaultDocIndex = "index.json"
 type Index struct {
 	root     *os.Root
 	rootName string
-	docIndex string // cleaned, relative to the root
-	setting  error  // why the doc index setting is refused, or nil
-	escape   error  // *os.Root's error for a path leaving the root
-	links    links  // resolves absolute symlinks inside the root
+	docIndex string       // cleaned, relative to the root
+	setting  error        // why the doc index setting is refused, or nil
+	escape   error        // *os.Root's error for a path leaving the root
+	links    rootfs.Links // resolves absolute symlinks inside the root
 
 	mu     sync.Mutex // guards parsed
 	parsed *parsedIndex
@@ -89,8 +90,8 @@ func New(root, docIndex string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jsonindex: cannot open library root %q: %w", root, err)
 	}
-	escape := probeEscapeError(r)
-	x := &Index{root: r, rootName: root, escape: escape, links: newLinks(r, root, escape)}
+	escape := rootfs.EscapeError(r)
+	x := &Index{root: r, rootName: root, escape: escape, links: rootfs.NewLinks(r, root, escape)}
 	if problem := domain.CheckIndexPath("doc index", docIndex); problem != "" {
 		x.setting = refused("doc index setting '%s' refused: %s", docIndex, problem)
 	} else {
@@ -199,7 +200,7 @@ func (x *Index) checkFolder(p *parsedIndex, members []int, problems []*fileError
 		e := &p.entries[i]
 		if err == nil {
 			if fi, serr := folder.Stat(e.base); serr == nil && fi.Mode().IsRegular() {
-				stamps[i] = stampOf(fi)
+				stamps[i] = rootfs.Stamp(fi)
 				continue
 			}
 		}
@@ -213,14 +214,14 @@ const maxCheckers = 4
 
 // checkDoc resolves a document file through the root without reading it.
 func (x *Index) checkDoc(p string) (*fileError, domain.Stamp) {
-	fi, err := retry(x.links, p, x.root.Stat)
+	fi, err := rootfs.ResolvingLinks(x.links, p, x.root.Stat)
 	if err != nil {
 		return describe("", p, err, x.escape), domain.Stamp{}
 	}
 	if !fi.Mode().IsRegular() {
 		return notRegular("", p), domain.Stamp{}
 	}
-	return nil, stampOf(fi)
+	return nil, rootfs.Stamp(fi)
 }
 
 // Stat returns the stamp of the document file at p (relative to the root).
@@ -229,14 +230,14 @@ func (x *Index) Stat(_ context.Context, p string) (domain.Stamp, error) {
 	if err != nil {
 		return domain.Stamp{}, err
 	}
-	fi, err := retry(x.links, clean, x.root.Stat)
+	fi, err := rootfs.ResolvingLinks(x.links, clean, x.root.Stat)
 	if err != nil {
 		return domain.Stamp{}, describe("", clean, err, x.escape)
 	}
 	if !fi.Mode().IsRegular() {
 		return domain.Stamp{}, notRegular("", clean)
 	}
-	return stampOf(fi), nil
+	return rootfs.Stamp(fi), nil
 }
 
 // ReadFile reads the document file at p (relative to the root) and returns
@@ -246,7 +247,7 @@ func (x *Index) ReadFile(_ context.Context, p string) ([]byte, domain.Stamp, err
 	if err != nil {
 		return nil, domain.Stamp{}, err
 	}
-	data, stamp, err := readRegular(x.links, "", clean)
+	data, stamp, err := x.readRegular("", clean)
 	if err != nil {
 		return nil, domain.Stamp{}, err
 	}
@@ -258,7 +259,7 @@ func (x *Index) statIndex() (domain.Stamp, error) {
 	if x.setting != nil {
 		return domain.Stamp{}, x.setting
 	}
-	fi, err := retry(x.links, x.docIndex, x.root.Stat)
+	fi, err := rootfs.ResolvingLinks(x.links, x.docIndex, x.root.Stat)
 	if err != nil {
 		fe := describe("doc index", x.docIndex, err, x.escape)
 		if errors.Is(fe.kind, domain.ErrNotFound) {
@@ -269,7 +270,7 @@ func (x *Index) statIndex() (domain.Stamp, error) {
 	if !fi.Mode().IsRegular() {
 		return domain.Stamp{}, notRegular("doc index", x.docIndex)
 	}
-	return stampOf(fi), nil
+	return rootfs.Stamp(fi), nil
 }
 
 // load returns the parsed index, parsing it only when its stamp changed.
@@ -282,11 +283,11 @@ func (x *Index) load() (*parsedIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.parsed != nil && sameStamp(x.parsed.stamp, stamp) && settled(x.parsed.stamp, x.parsed.readAt) {
+	if x.parsed != nil && x.parsed.stamp.Equal(stamp) && settled(x.parsed.stamp, x.parsed.readAt) {
 		return x.parsed, nil
 	}
 	readAt := time.Now()
-	data, stamp, err := readRegular(x.links, "doc index", x.docIndex)
+	data, stamp, err := x.readRegular("doc index", x.docIndex)
 	if err != nil {
 		return nil, err
 	}
@@ -334,8 +335,4 @@ func groupByFolder(entries []entry) (byDir []int, folders []span) {
 // clean", as git calls it), so it is read again.
 func settled(st domain.Stamp, readAt time.Time) bool {
 	return readAt.Sub(st.ModTime) >= 2*time.Second
-}
-
-func sameStamp(a, b domain.Stamp) bool {
-	return a.Size == b.Size && a.ModTime.Equal(b.ModTime) && a.Inode == b.Inode
 }

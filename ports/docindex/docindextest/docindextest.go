@@ -203,10 +203,6 @@ func describe(d domain.Document) string {
 	return fmt.Sprintf("{id %q, title %q, summary %q, tags %q, %s}", d.ID, d.Title, d.Summary, d.Tags, tokens)
 }
 
-func sameStamp(a, b domain.Stamp) bool {
-	return a.Size == b.Size && a.ModTime.Equal(b.ModTime) && a.Inode == b.Inode
-}
-
 func testCatalog(t *testing.T, c Convention) {
 	docs := Corpus()
 	l := newLibrary(t, c, docs)
@@ -229,7 +225,7 @@ func checkCatalogStamps(t *testing.T, src docindex.Source, cat *domain.Catalog) 
 			continue
 		}
 		st, err := src.Stat(context.Background(), d.Path)
-		if err != nil || !sameStamp(st, d.Stamp) {
+		if err != nil || !st.Equal(d.Stamp) {
 			t.Errorf("Catalog stamp of %q = %+v, Stat = %+v (%v): want equal", d.Path, d.Stamp, st, err)
 		}
 	}
@@ -269,7 +265,7 @@ func testStatMatchesReadFile(t *testing.T, c Convention) {
 			t.Errorf("ReadFile(%q): %v", d.Path, err)
 			continue
 		}
-		if !sameStamp(st, rst) {
+		if !st.Equal(rst) {
 			t.Errorf("Stat(%q) = %+v, ReadFile stamp %+v: want equal for an unchanged file", d.Path, st, rst)
 		}
 		if st.Size != int64(len(got)) {
@@ -305,7 +301,7 @@ func testEdit(t *testing.T, c Convention) {
 	if err != nil {
 		t.Fatalf("Stat(%q) after edit: %v", edited, err)
 	}
-	if sameStamp(before, after) {
+	if before.Equal(after) {
 		t.Errorf("Stat(%q) after edit = %+v, same as before: want a new stamp", edited, after)
 	}
 	got, _, err := l.src.ReadFile(ctx, edited)
@@ -468,10 +464,10 @@ func testSymlinkInside(t *testing.T, c Convention) {
 			if err != nil || !bytes.Equal(got, wantBytes) {
 				t.Errorf("ReadFile(%q), a symlink to %q inside the root (%s) = %q, %v; want %q", p, target.Path, how, got, err, wantBytes)
 			}
-			if err == nil && !sameStamp(stamp, wantStamp) {
+			if err == nil && !stamp.Equal(wantStamp) {
 				t.Errorf("ReadFile(%q) stamp %+v (%s), want the target's %+v", p, stamp, how, wantStamp)
 			}
-			if st, err := src.Stat(ctx, p); err != nil || !sameStamp(st, wantStamp) {
+			if st, err := src.Stat(ctx, p); err != nil || !st.Equal(wantStamp) {
 				t.Errorf("Stat(%q) (%s) = %+v, %v; want the target's stamp %+v", p, how, st, err, wantStamp)
 			}
 		}
