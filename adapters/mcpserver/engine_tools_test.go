@@ -52,22 +52,7 @@ func connectEngine(t *testing.T, url string, cfg app.EngineConfig, protocolVersi
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "librarian-test", Version: "0"}, nil)
 	mcpserver.AddEngineTools(srv, app.NewEngine(remote, cfg))
-	serverT, clientT := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, serverT, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, clientT, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
-	return cs
+	return connectClient(t, srv, "test-client", protocolVersion)
 }
 
 // callEngine calls a tool and returns its text and isError.

@@ -41,22 +41,7 @@ func connectGet(t *testing.T, cfg app.LibraryConfig, protocolVersion string) *mc
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
 	mcpserver.AddLibraryTools(srv, lib, nil)
 
-	ctx := context.Background()
-	serverSide, clientSide := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, serverSide, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "get-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, clientSide, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
-	return cs
+	return connectClient(t, srv, "get-test", protocolVersion)
 }
 
 // callGet calls get_documents with arguments written as JSON.

@@ -48,22 +48,7 @@ func connectSearch(t *testing.T, protocolVersion string) *mcp.ClientSession {
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
 	mcpserver.AddLibraryTools(srv, lib, nil)
 
-	ctx := context.Background()
-	serverSide, clientSide := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, serverSide, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "search-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, clientSide, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
-	return cs
+	return connectClient(t, srv, "search-test", protocolVersion)
 }
 
 func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (string, bool) {

@@ -115,22 +115,7 @@ func connectTS(t *testing.T, protocolVersion string) *mcp.ClientSession {
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "Librarian", Version: "1.0.0"})
 	mcpserver.AddTSTools(srv, lib, nil)
 
-	ctx := context.Background()
-	serverSide, clientSide := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, serverSide, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "ts-replay", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, clientSide, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
-	return cs
+	return connectClient(t, srv, "ts-replay", protocolVersion)
 }
 
 // recordedCall is one recorded/calls/NAME.json.
