@@ -515,6 +515,9 @@ type chunk struct {
 	// cutTo is the last line returned of a kept chunk cut to fit the
 	// budget (0: not cut); its lines after cutTo are left out.
 	cutTo int
+	// cutSection is the section a cut section chunk came from: its header
+	// keeps the section's name with the range actually returned.
+	cutSection string
 }
 
 // segment is a run of a chunk's lines that one chunk returns: owner is the
@@ -777,7 +780,7 @@ func (g *getCall) cutToFit(ctx context.Context, ci int, c *chunk, r *renderedChu
 		if smallest == 0 {
 			smallest = m.line
 		}
-		cost := len(header(&chunk{doc: c.doc, kind: linesChunk, from: c.from, to: m.line})) + 1 + m.bytes - skip
+		cost := len(header(cutChunk(c, m.line))) + 1 + m.bytes - skip
 		if m.own && c.code {
 			if blk := c.doc.blockAt(m.line); blk != nil && blk.Start == m.line && m.line < blk.End {
 				continue // the block's opening fence alone: an empty block
@@ -816,6 +819,9 @@ func (g *getCall) cutToFit(ctx context.Context, ci int, c *chunk, r *renderedChu
 // cutChunk is chunk c's lines up to line to, as a line range.
 func cutChunk(c *chunk, to int) *chunk {
 	cc := *c
+	if c.kind == sectionChunk {
+		cc.cutSection = c.section
+	}
 	cc.kind, cc.to, cc.segments = linesChunk, to, nil
 	for _, s := range c.segments {
 		if s.from > to {
@@ -920,6 +926,8 @@ func header(c *chunk) string {
 	switch {
 	case c.kind == sectionChunk:
 		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.section, lineSpan(c.from, c.to))
+	case c.kind == linesChunk && c.cutSection != "":
+		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.cutSection, lineSpan(c.from, c.to))
 	case c.kind == linesChunk:
 		return fmt.Sprintf("=== %s · %s ===", name, lineSpan(c.from, c.to))
 	case c.from > c.to:
@@ -1072,7 +1080,8 @@ func codeLanguage(b *domain.CodeBlock) string {
 // language is left out.
 func codePlaceholder(b *domain.CodeBlock) string {
 	n := b.ContentLines()
-	what := fmt.Sprintf("%d %s, %s", n, plural(n, "line", "lines"), lineSpan(b.Start, b.End))
+	// "lines" for every count, seed 000's one form.
+	what := fmt.Sprintf("%d lines, %s", n, lineSpan(b.Start, b.End))
 	if lang := codeLanguage(b); lang != "" {
 		what = lang + ", " + what
 	}
@@ -1213,14 +1222,16 @@ func (g *getCall) answer() Answer {
 	if !wrote {
 		w.line("(nothing returned)")
 	}
+	// Notes, then the overlap notice (seed 000: "at the end"), then what the
+	// budget left out, which the agent sends next.
 	var tail strings.Builder
-	g.writeOverlaps(&tail)
 	sort.SliceStable(g.notes, func(i, j int) bool { return noteOrder(g.notes[i].sel) < noteOrder(g.notes[j].sel) })
 	var notes []string
 	for _, n := range g.notes {
 		notes = append(notes, n.text)
 	}
 	writeNotes(&tail, notes)
+	g.writeOverlaps(&tail)
 	g.writeLeftOut(&tail)
 	w.buf.WriteString(tail.String())
 	w.flush()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -225,7 +226,7 @@ func openNote(d domain.Document, err error) string {
 	case errors.Is(err, domain.ErrNotFound):
 		return fmt.Sprintf("missing: %s (%s): file not found", d.ID, d.Path)
 	case errors.Is(err, domain.ErrTooLarge):
-		return fmt.Sprintf("too large: %s (%s): %v", d.ID, d.Path, err)
+		return fmt.Sprintf("too large: %s (%s): %s", d.ID, d.Path, strings.TrimPrefix(err.Error(), domain.ErrTooLarge.Error()+": "))
 	default:
 		return fmt.Sprintf("unreadable: %s (%s): %v", d.ID, d.Path, err)
 	}

@@ -109,6 +109,7 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 			cutAt = fi
 			break
 		}
+		folderStart, shownBefore := b.Len(), shownDocs
 		b.WriteString(block.String())
 		members := byFolder[f]
 		// Read and parse a folder's docs together (in parallel), a batch
@@ -157,6 +158,13 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 			}
 		}
 		if cutAt >= 0 {
+			if shownDocs == shownBefore && len(members) > 0 {
+				// None of the folder's own docs fit: drop its line too, it
+				// is listed among the folders left out.
+				kept := b.String()[:folderStart]
+				b.Reset()
+				b.WriteString(kept)
+			}
 			break
 		}
 	}

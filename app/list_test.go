@@ -201,7 +201,25 @@ func TestHugeDocIsNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "too large: big (big.md): too large: 42949672960 bytes, over the 16777216-byte limit") || !strings.Contains(got, "§ _intro \"Small\"") {
+	if !strings.Contains(got, "too large: big (big.md): 42949672960 bytes, over the 16777216-byte limit") || !strings.Contains(got, "§ _intro \"Small\"") {
 		t.Errorf("a huge doc should be noted and the rest listed:\n%s", got)
+	}
+}
+
+func TestListDocumentsBudgetNeverEndsOnABareFolderLine(t *testing.T) {
+	lib := jsonLibrary(t, filepath.Join("..", "library"))
+	for budget := 60; budget <= 600; budget += 15 {
+		got, err := lib.ListDocuments(context.Background(), app.ListRequest{Scope: app.Scope{Depth: -1}, MaxTokens: intp(budget)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _, cut := strings.Cut(got, "\n\nLeft out")
+		if !cut {
+			continue
+		}
+		lines := strings.Split(body, "\n")
+		if last := lines[len(lines)-1]; strings.HasSuffix(last, " tokens)") && strings.Contains(last, "/ (") {
+			t.Errorf("max_tokens=%d: the listing ends on a folder line with none of its docs: %q", budget, last)
+		}
 	}
 }
