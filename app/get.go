@@ -297,7 +297,9 @@ func docHint(cat *domain.Catalog, name string) string {
 func catalogNotesAbout(cat *domain.Catalog, name string) string {
 	var found []string
 	for _, n := range cat.Notes {
-		if mentions(n, name) {
+		// The frontmatter convention's ids are paths without ".md", and
+		// its notes name the file.
+		if mentions(n, name) || !strings.HasSuffix(name, ".md") && mentions(n, name+".md") {
 			found = append(found, n)
 		}
 	}
