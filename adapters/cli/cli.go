@@ -218,7 +218,7 @@ func Usage(out io.Writer, cmd string) {
 			if c.name == cmd {
 				fmt.Fprintf(out, "usage: %s\n\n%s.\n", c.usage, c.summary)
 				fmt.Fprintln(out, "\nSettings flags (any command): --docs-root DIR, --convention auto|json|frontmatter, --doc-index FILE,")
-				fmt.Fprintln(out, "  --image-index FILE, --max-image-bytes N, --max-answer-tokens N, --tools LIST, --engine-url URL")
+				fmt.Fprintln(out, "  --image-index FILE, --max-image-bytes N, --max-doc-bytes N, --max-answer-tokens N, --tools LIST, --engine-url URL")
 				if cmd == "ls" || cmd == "search" || cmd == "tags" {
 					fmt.Fprintln(out, "Here --root is the folder to look in; the library root is --docs-root (or --root before the command).")
 				}
@@ -246,7 +246,8 @@ Flags (before or after the command):
   --doc-index FILE          json doc index, relative to the root (env LIBRARY_DOC_INDEX; index.json)
   --image-index FILE        image index, relative to the root (env LIBRARY_IMAGE_INDEX; images/index.json)
   --max-image-bytes N       larger images become placeholders (env LIBRARY_MAX_IMAGE_BYTES; 5MB)
-  --max-answer-tokens N     get_documents budget, 0 = none (env LIBRARY_MAX_ANSWER_TOKENS; 20000)
+  --max-doc-bytes N         larger document files are noted, not read (env LIBRARY_MAX_DOC_BYTES; 16MB)
+  --max-answer-tokens N     answer budget of get and list, 0 = none (env LIBRARY_MAX_ANSWER_TOKENS; 20000)
   --tools LIST              tool sets: library, librarian-ts, engine (env LIBRARIAN_TOOLS)
   --engine-url URL          retrieval engine (env LIBRARIAN_URL; enables the engine tools)
   --version                 print the version
