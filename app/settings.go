@@ -12,6 +12,9 @@ import (
 type Settings struct {
 	Root            string // library root
 	RootGiven       bool   // Root came from the environment or a flag, not the default
+	// RootSeed001 is set when Root came from seed 001's own settings
+	// (LIBRARIAN_DOCS_ROOT, --docs-root): its users expect its tools.
+	RootSeed001 bool
 	Convention      string // "auto", "json" or "frontmatter"
 	DocIndex        string // json convention: doc index, relative to Root
 	ImageIndex      string // image index, relative to Root
@@ -52,6 +55,7 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 		Session:         env("CLAUDE_CODE_SESSION_ID"),
 	}
 	s.RootGiven = env("LIBRARY_ROOT") != "" || env("LIBRARIAN_DOCS_ROOT") != ""
+	s.RootSeed001 = env("LIBRARY_ROOT") == "" && env("LIBRARIAN_DOCS_ROOT") != ""
 	if v := env("LIBRARY_MAX_IMAGE_BYTES"); v != "" {
 		n, err := ParseByteSize(v)
 		if err != nil {
@@ -80,7 +84,9 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 }
 
 // Validate checks the settings' enumerations and fills the tool-set default:
-// `library`, plus `engine` when an engine URL is set.
+// `library`, plus `librarian-ts` when the root came from seed 001's own
+// settings (a team swapping servers keeps its prompts and its config), plus
+// `engine` when an engine URL is set.
 func (s *Settings) Validate() error {
 	if !contains(Conventions, s.Convention) {
 		return fmt.Errorf("convention %q: want one of %s", s.Convention, strings.Join(Conventions, ", "))
@@ -88,6 +94,9 @@ func (s *Settings) Validate() error {
 	if len(s.Tools) == 0 {
 		s.ToolsDefaulted = true
 		s.Tools = []string{"library"}
+		if s.RootSeed001 {
+			s.Tools = append(s.Tools, "librarian-ts")
+		}
 		if s.EngineURL != "" {
 			s.Tools = append(s.Tools, "engine")
 		}

@@ -58,10 +58,13 @@ var Version = "0.1.0"
 // command's folder filter (ls, search, tags); --docs-root works everywhere.
 func globalFlags(fs *flag.FlagSet, s *app.Settings, rootName string) {
 	setRoot := func(v string) error {
-		s.Root, s.RootGiven = v, true
+		s.Root, s.RootGiven, s.RootSeed001 = v, true, false
 		return nil
 	}
-	fs.Func("docs-root", "library root (env LIBRARY_ROOT or LIBRARIAN_DOCS_ROOT; default ./library)", setRoot)
+	fs.Func("docs-root", "library root (env LIBRARY_ROOT or LIBRARIAN_DOCS_ROOT; default ./library)", func(v string) error {
+		s.Root, s.RootGiven, s.RootSeed001 = v, true, true // seed 001's flag
+		return nil
+	})
 	if rootName != "" {
 		fs.Func(rootName, "library root (same as --docs-root)", setRoot)
 	}

@@ -237,3 +237,28 @@ func TestStdioGetDocumentsImages(t *testing.T) {
 		})
 	}
 }
+
+// TestStdioSeed001Settings: a server configured the way seed 001's users
+// configure theirs (LIBRARIAN_DOCS_ROOT) serves seed 001's tools beside the
+// library tools, so swapping servers changes neither prompts nor config.
+func TestStdioSeed001Settings(t *testing.T) {
+	corpus := filepath.Join(repoRoot(t), "testdata", "librarian-examples", "docs")
+	cs := connect(t, "2025-11-25", "LIBRARIAN_DOCS_ROOT="+corpus, "LIBRARY_ROOT=")
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	for _, want := range []string{"listDocuments", "getDocument", "searchDocuments", "listTags", "getDocuments", "list_documents"} {
+		if !contains(names, want) {
+			t.Errorf("tools %v lack %s", names, want)
+		}
+	}
+	got, isErr := callText(t, cs, "listTags", map[string]any{"directory": "/hono"})
+	if isErr || !strings.HasPrefix(got, "- ") || !strings.Contains(got, "hono (") {
+		t.Errorf("listTags = %q (isError %v)", got, isErr)
+	}
+}
