@@ -10,11 +10,11 @@ import (
 // and then overridden by flags (the command line does that). Plain data:
 // app/appfx reads it to pick one adapter per port.
 type Settings struct {
-	Root            string // library root
-	RootGiven       bool   // Root came from the environment or a flag, not the default
+	Root      string // library root
+	RootGiven bool   // Root came from the environment or a flag, not the default
 	// RootSeed001 is set when Root came from seed 001's own settings
 	// (LIBRARIAN_DOCS_ROOT, --docs-root): its users expect its tools.
-	RootSeed001 bool
+	RootSeed001     bool
 	Convention      string // "auto", "json" or "frontmatter"
 	DocIndex        string // json convention: doc index, relative to Root
 	ImageIndex      string // image index, relative to Root
