@@ -24,17 +24,7 @@ const benchDocs = 10000
 // benchLibrary opens the generated library with the real adapters.
 func benchLibrary(b *testing.B, root string) *app.Library {
 	b.Helper()
-	src, err := jsonindex.New(root, "index.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { src.Close() })
-	images, err := fileimages.New(root, "images/index.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { images.Close() })
-	return app.NewLibrary(src, goldmarkmarkdown.New(), images, app.DefaultLibraryConfig())
+	return jsonLibrary(b, root)
 }
 
 // mixedSelectors is the 50-selector call of the benchmarks: 20 whole docs

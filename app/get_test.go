@@ -61,19 +61,9 @@ func openTestLibrary(t testing.TB) *app.Library {
 // at images/index.json, with the real adapters.
 func openLibraryAt(t testing.TB, root string) *app.Library {
 	t.Helper()
-	src, err := jsonindex.New(root, "index.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { src.Close() })
-	images, err := fileimages.New(root, "images/index.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { images.Close() })
 	cfg := app.DefaultLibraryConfig()
 	cfg.MaxImageBytes = testImageLimit
-	return app.NewLibrary(src, goldmarkmarkdown.New(), images, cfg)
+	return jsonLibraryWith(t, root, cfg)
 }
 
 // parseSelect reads a select list written as JSON, as the MCP tool gets it.

@@ -206,18 +206,6 @@ func (l *Library) openAll(ctx context.Context, docs []domain.Document) ([]*parse
 	return out, errs
 }
 
-// tokens is the doc's token figure: the index's when it has one, else the
-// estimate from the file's size.
-func tokens(d domain.Document, p *parsedDoc) int {
-	if d.HasTokens {
-		return d.Tokens
-	}
-	if p == nil {
-		return 0
-	}
-	return domain.EstimateTokens(p.stamp.Size)
-}
-
 // openNote words why a doc could not be opened, for a Notes: block.
 func openNote(d domain.Document, err error) string {
 	switch {

@@ -43,18 +43,29 @@ func checkListGolden(t *testing.T, name, got string) {
 	}
 }
 
-// jsonLibrary opens a json-convention library with the real adapters.
+// jsonLibrary opens a json-convention library with the real adapters and
+// the default limits.
 func jsonLibrary(t testing.TB, root string) *app.Library {
+	t.Helper()
+	return jsonLibraryWith(t, root, app.DefaultLibraryConfig())
+}
+
+// jsonLibraryWith opens the json-convention library at root, its image
+// index at images/index.json, with the real adapters and cfg; both are
+// closed when the test ends.
+func jsonLibraryWith(t testing.TB, root string, cfg app.LibraryConfig) *app.Library {
 	t.Helper()
 	src, err := jsonindex.New(root, "index.json")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { src.Close() })
 	img, err := fileimages.New(root, "images/index.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return app.NewLibrary(src, goldmarkmarkdown.New(), img, app.DefaultLibraryConfig())
+	t.Cleanup(func() { img.Close() })
+	return app.NewLibrary(src, goldmarkmarkdown.New(), img, cfg)
 }
 
 func intp(n int) *int { return &n }

@@ -958,12 +958,3 @@ func lowerASCII(b []byte) []byte {
 	}
 	return out
 }
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
