@@ -1,0 +1,115 @@
+// Package sectionindex is the section-index port: the library's persistent
+// memory of its documents (catalog entries with their stamps), their parsed
+// structure (sections, code blocks, image stubs), their text, the names
+// they define and the links between them, updated per file by stamp.
+//
+// It answers what a scan over every file would otherwise answer: the parse
+// of a doc, candidate docs for a literal or regex search (always verified by
+// the caller's own matcher, so an index only narrows, never decides), ranked
+// sections for a query in words, names defined in docs, and which docs link
+// to a doc.
+//
+// Adapters: adapters/sqlitesectionindex (embedded, one file per library),
+// adapters/memsectionindex (in memory, LIBRARY_INDEX=off) and, for teams,
+// adapters/postgressectionindex. Every adapter runs the contract suite in
+// sectionindextest. The port is shaped for a server database as much as an
+// embedded one: every method takes a context, batches are explicit, and
+// nothing assumes the index and the library share a process or a disk.
+package sectionindex
+
+import (
+	"context"
+	"errors"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// ErrNotIndexed: the index holds no entry for the asked-for document.
+var ErrNotIndexed = errors.New("not indexed")
+
+// Entry is one document as stored: its catalog entry (with the stamp of
+// the bytes stored), its bytes and their parse, and what the indexer derived
+// from them.
+type Entry struct {
+	Doc       domain.Document
+	Content   []byte
+	Structure domain.Structure
+	// Names are the names the doc defines or documents (headings, code
+	// identifiers, routes, config keys, file paths), for Names lookups and
+	// as a ranked-search column.
+	Names []domain.Name
+	// Links are the library paths the doc links to (markdown and wiki
+	// links that resolve to a doc of the library), deduplicated.
+	Links []string
+}
+
+// Update is one batch of changes. Each entry's write is atomic on its own
+// (a reader sees a document's old or new state, never a mix), and a batch
+// that fails part-way leaves the entries it did not reach as they were.
+type Update struct {
+	// Put stores or replaces these documents (keyed by Doc.Path).
+	Put []Entry
+	// Remove deletes the documents at these paths (absent ones are fine).
+	Remove []string
+	// Folders, when not nil, replaces the stored folder descriptions.
+	Folders map[string]domain.Folder
+	// Notes, when not nil, replaces the stored catalog notes.
+	Notes []string
+	// BuiltAt, when not zero, records when this refresh of the whole
+	// library finished (domain.IndexStatus.BuiltAt).
+	BuiltAt int64
+}
+
+// Store is the memory: what the index holds and how it changes.
+type Store interface {
+	// Catalog returns the stored catalog: docs in path order with the
+	// stamps they were stored with, folders and notes. An empty index has
+	// no docs (not an error).
+	Catalog(ctx context.Context) (*domain.Catalog, error)
+
+	// Entry returns the stored document at path (relative to the library
+	// root). A path the index does not hold wraps ErrNotIndexed.
+	Entry(ctx context.Context, path string) (Entry, error)
+
+	// Apply writes one batch of changes.
+	Apply(ctx context.Context, u Update) error
+
+	// Status reports the index's size and when it was last built.
+	Status(ctx context.Context) (domain.IndexStatus, error)
+}
+
+// Searcher answers searches from what the Store holds.
+type Searcher interface {
+	// Candidates returns the paths (in path order) of the stored docs whose
+	// text may match q: every doc that does match is among them; some that
+	// do not may be too. all is true when the index cannot narrow q (a
+	// literal shorter than the index's grams, say): every doc is a
+	// candidate and paths is nil.
+	Candidates(ctx context.Context, q domain.CandidateQuery) (paths []string, all bool, err error)
+
+	// Ranked returns up to q.Limit sections, best first, for a query in
+	// words (BM25: the doc title and the section's heading path weigh above
+	// its body; code identifiers are a column of their own, matched whole
+	// and by their parts; English stemming).
+	Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.RankedSection, error)
+}
+
+// Lookup finds names and links.
+type Lookup interface {
+	// Names returns up to limit stored names matching query, exact matches
+	// (case-insensitive) before partial ones, then by path and line.
+	Names(ctx context.Context, query string, limit int) ([]domain.NameHit, error)
+
+	// LinksTo returns the paths of the stored docs that link to path, in
+	// path order.
+	LinksTo(ctx context.Context, path string) ([]string, error)
+}
+
+// Index is a whole section index. Implementations are safe for concurrent
+// use; Close releases it.
+type Index interface {
+	Store
+	Searcher
+	Lookup
+	Close() error
+}
