@@ -40,7 +40,7 @@ const (
 // the search reads the message together with them.
 func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswer, error) {
 	query := strings.TrimSpace(q.Query)
-	if err := checkText("query", query, MaxQueryBytes, "ask a question"); err != nil {
+	if err := checkText("query", q.Query, MaxQueryBytes, "ask a question"); err != nil {
 		return domain.EngineAnswer{}, err
 	}
 	for i, t := range q.History {

@@ -24,7 +24,7 @@ const (
 // task's words the library has nothing on; at most BriefTokens tokens.
 func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineAnswer, error) {
 	task := strings.TrimSpace(q.Task)
-	if err := checkText("task", task, MaxQueryBytes, "say what you are about to do"); err != nil {
+	if err := checkText("task", q.Task, MaxQueryBytes, "say what you are about to do"); err != nil {
 		return domain.EngineAnswer{}, err
 	}
 	if err := e.prepare(ctx); err != nil {

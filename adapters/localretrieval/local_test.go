@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/retrieval"
+	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 )
 
 var (
@@ -313,4 +315,13 @@ func TestBadInput(t *testing.T) {
 	if err != nil || rej.Stored || !strings.Contains(rej.Reason, "guidance text is empty") {
 		t.Errorf("empty guidance: %+v %v", rej, err)
 	}
+}
+
+// TestContractLibrary: the local engine keeps the promises of an engine
+// that answers from a library (retrievaltest.RunLibrary). The wire suite,
+// retrievaltest.Run, is for clients of seed 004's HTTP contract: the local
+// engine speaks no HTTP; adapters/engineapi's tests run it through the
+// HTTP client against the engine API serving this engine.
+func TestContractLibrary(t *testing.T) {
+	retrievaltest.RunLibrary(t, func(t *testing.T) retrieval.Engine { return newLocal(t, bundled(t)) })
 }

@@ -38,7 +38,7 @@ type locateCand struct {
 // in words, the names and headings of the best-ranked sections.
 func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locations, error) {
 	query := strings.TrimSpace(q.Query)
-	if err := checkText("q", query, MaxQueryBytes, "name a function, route, config key, entry or file"); err != nil {
+	if err := checkText("q", q.Query, MaxQueryBytes, "name a function, route, config key, entry or file"); err != nil {
 		return domain.Locations{}, err
 	}
 	limit, footer := q.Limit, ""
