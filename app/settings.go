@@ -25,6 +25,7 @@ type Settings struct {
 	ToolsDefaulted  bool     // Tools were not given: Validate chose them
 
 	EngineURL     string // LIBRARIAN_URL
+	Engine        string // LIBRARIAN_ENGINE: "", "local" or "remote" (see EngineChoice)
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
 }
@@ -51,6 +52,7 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 		MaxAnswerTokens: 20000,
 		MaxDocBytes:     DefaultMaxDocBytes,
 		EngineURL:       env("LIBRARIAN_URL"),
+		Engine:          strings.ToLower(strings.TrimSpace(env("LIBRARIAN_ENGINE"))),
 		EngineProject:   env("LIBRARIAN_PROJECT"),
 		Session:         env("CLAUDE_CODE_SESSION_ID"),
 	}
@@ -86,7 +88,7 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 // Validate checks the settings' enumerations and fills the tool-set default:
 // `library`, plus `librarian-ts` when the root came from seed 001's own
 // settings (a team swapping servers keeps its prompts and its config), plus
-// `engine` when an engine URL is set.
+// `engine` when an engine URL or LIBRARIAN_ENGINE is set.
 func (s *Settings) Validate() error {
 	if !contains(Conventions, s.Convention) {
 		return fmt.Errorf("convention %q: want one of %s", s.Convention, strings.Join(Conventions, ", "))
@@ -97,9 +99,12 @@ func (s *Settings) Validate() error {
 		if s.RootSeed001 {
 			s.Tools = append(s.Tools, "librarian-ts")
 		}
-		if s.EngineURL != "" {
+		if s.EngineURL != "" || s.Engine != "" {
 			s.Tools = append(s.Tools, "engine")
 		}
+	}
+	if !contains(EngineKinds, s.Engine) {
+		return fmt.Errorf("LIBRARIAN_ENGINE %q: want local or remote (or leave it unset)", s.Engine)
 	}
 	for _, t := range s.Tools {
 		if !contains(ToolSets, t) {

@@ -1,6 +1,6 @@
 // Package cli is the command-line driving adapter: it reads settings from
 // the environment and flags, and runs a subcommand for a person (ls, check,
-// get, search, tags, eval) or serves MCP on stdio when there is none. Like
+// get, search, tags, eval, gaps) or serves MCP on stdio when there is none. Like
 // the MCP adapter it only translates: every answer comes from package app.
 package cli
 
@@ -48,6 +48,7 @@ var commands = []command{
 	{"search", "librarian search QUERY [--regex] [--case-sensitive] [--tags a,b] [--root FOLDER] [--depth N] [--max-results N]", "search lines of the library"},
 	{"tags", "librarian tags [--root FOLDER] [--include-paths] [--depth N]", "list tags, most used first"},
 	{"eval", "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", "score a retrieval engine on questions (seed 004's eval)"},
+	{"gaps", "librarian gaps [--limit N]", "list the gaps agents reported to the local engine (librarian_gap), newest first"},
 }
 
 // Version is printed by --version; the main package sets it.
@@ -127,7 +128,7 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	if inv.Command == "serve" && len(inv.Args) > 0 {
 		return Invocation{}, fmt.Errorf("serve takes no arguments, got %q", inv.Args)
 	}
-	if inv.Command == "eval" && !s.HasTools("engine") {
+	if (inv.Command == "eval" || inv.Command == "gaps") && !s.HasTools("engine") {
 		s.Tools = append(s.Tools, "engine")
 	}
 	if err := s.Validate(); err != nil {

@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/librarian/librarian/app"
+)
+
+// RunGaps is `librarian gaps [--limit N]`: the gaps agents reported to the
+// local engine (librarian_gap), newest first, for a docs team.
+func RunGaps(ctx context.Context, engine *app.Engine, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("gaps", stderr)
+	limit := fs.Int("limit", 0, "show at most N gaps, newest first (0: all)")
+	operands, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		Usage(stdout, "gaps")
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, fmt.Errorf("gaps: %w (usage: librarian gaps [--limit N])", err))
+	}
+	if len(operands) > 0 {
+		return fail(stderr, fmt.Errorf("gaps takes no operands, got %q (usage: librarian gaps [--limit N])", operands))
+	}
+	if engine == nil {
+		return fail(stderr, errors.New("gaps: no library for the local engine: point LIBRARY_ROOT (or --root) at one"))
+	}
+	text, err := engine.Gaps(ctx, *limit)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintln(stdout, text)
+	return 0
+}
