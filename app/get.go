@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path"
 	"sort"
 	"strings"
 
@@ -102,7 +101,8 @@ func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, err
 		return Answer{}, err
 	}
 	g := &getCall{lib: l, req: req, cat: cat, budget: budget, sent: map[string]map[string]int{}}
-	targets := g.resolveTargets()
+	targets, notes := domain.ResolveTargets(cat, req.Select)
+	g.notes = append(g.notes, notes...)
 	if err := g.openTargets(ctx, targets); err != nil {
 		return Answer{}, err
 	}
@@ -163,7 +163,7 @@ type getCall struct {
 
 	docs   map[string]*docText // opened docs by path
 	chunks []*chunk
-	notes  []selNote
+	notes  []domain.SelNote
 
 	images       map[string]domain.Image // the image index, loaded on first use
 	imagesLoaded bool
@@ -176,180 +176,19 @@ type getCall struct {
 	keptAny bool // a chunk is in the answer (its figure may be 0)
 }
 
-// selNote is a note tied to the selector it concerns (-1: none), so notes
-// can be listed in select order.
-type selNote struct {
-	sel  int
-	text string
-}
-
 func (g *getCall) note(sel int, format string, args ...any) {
-	g.notes = append(g.notes, selNote{sel: sel, text: fmt.Sprintf(format, args...)})
-}
-
-// target is one doc a selector names, directly or through its root.
-type target struct {
-	sel  int
-	doc  domain.Document
-	root *string // the cleaned root it came from; nil for a doc selector
-}
-
-// resolveTargets turns selectors into docs, in select order; roots expand
-// in path order (the catalog's). Unknown docs and roots become notes.
-func (g *getCall) resolveTargets() []target {
-	// One pass over the catalog finds every named doc, by id and by path.
-	byID, byPath := map[string]int{}, map[string]int{}
-	for _, s := range g.req.Select {
-		if !s.IsRoot {
-			byID[s.Doc], byPath[cleanDocPath(s.Doc)] = -1, -1
-		}
-	}
-	for i, d := range g.cat.Docs {
-		if j, ok := byID[d.ID]; ok && j < 0 {
-			byID[d.ID] = i
-		}
-		if j, ok := byPath[d.Path]; ok && j < 0 {
-			byPath[d.Path] = i
-		}
-	}
-	var out []target
-	notedIndex := map[string]bool{} // catalog notes already passed on
-	for i, s := range g.req.Select {
-		if s.IsRoot {
-			docs, root, err := scopeDocs(g.cat, Scope{Root: s.Root, Depth: -1})
-			if err != nil {
-				g.note(i, "select[%d]: root '%s': %v", i, s.Root, err)
-				continue
-			}
-			if len(docs) == 0 {
-				g.note(i, "select[%d]: root '%s' holds no documents", i, folderName(root))
-				continue
-			}
-			for _, d := range docs {
-				out = append(out, target{sel: i, doc: d, root: &root})
-			}
-			for _, n := range g.cat.Notes {
-				if !notedIndex[n] && (root == "" || mentionsFolder(n, root)) {
-					notedIndex[n] = true
-					g.note(i, "select[%d]: root '%s': the index left a doc out: %s", i, folderName(root), n)
-				}
-			}
-			continue
-		}
-		if j := byID[s.Doc]; j >= 0 {
-			out = append(out, target{sel: i, doc: g.cat.Docs[j]})
-			continue
-		}
-		if j := byPath[cleanDocPath(s.Doc)]; j >= 0 {
-			out = append(out, target{sel: i, doc: g.cat.Docs[j]})
-			continue
-		}
-		if why := catalogNotesAbout(g.cat, s.Doc); why != "" {
-			g.note(i, "select[%d]: doc '%s' was left out by the index: %s", i, s.Doc, why)
-			continue
-		}
-		g.note(i, "select[%d]: unknown doc '%s': no document has this id or path%s", i, s.Doc, docHint(g.cat, s.Doc))
-	}
-	return out
-}
-
-// cleanDocPath reads a doc path as agents write it: "./backend/auth.md" and
-// "/backend/auth.md" both mean "backend/auth.md".
-func cleanDocPath(p string) string {
-	p = strings.TrimSpace(p)
-	if strings.ContainsRune(p, '\\') {
-		return p
-	}
-	return strings.TrimPrefix(path.Clean("/"+p), "/")
-}
-
-func folderName(root string) string {
-	if root == "" {
-		return "."
-	}
-	return root
-}
-
-// docHint suggests docs whose id or path contains what the agent wrote.
-func docHint(cat *domain.Catalog, name string) string {
-	want := strings.ToLower(strings.TrimSuffix(cleanDocPath(name), ".md"))
-	if want == "" {
-		return ""
-	}
-	var near []string
-	for _, d := range cat.Docs {
-		id := strings.ToLower(d.ID)
-		if strings.Contains(id, want) || strings.Contains(strings.ToLower(d.Path), want) || len(id) >= 3 && strings.Contains(want, id) {
-			near = append(near, d.ID)
-			if len(near) == 5 {
-				break
-			}
-		}
-	}
-	if len(near) == 0 {
-		return " (list_documents shows every doc)"
-	}
-	return " (did you mean: " + strings.Join(near, ", ") + "?)"
-}
-
-// catalogNotesAbout returns the index source's notes that name the doc, so
-// that a doc the index refused is explained where it is asked for.
-func catalogNotesAbout(cat *domain.Catalog, name string) string {
-	var found []string
-	for _, n := range cat.Notes {
-		// The frontmatter convention's ids are paths without ".md", and
-		// its notes name the file.
-		if mentions(n, name) || !strings.HasSuffix(name, ".md") && mentions(n, name+".md") {
-			found = append(found, n)
-		}
-	}
-	return strings.Join(found, "; ")
-}
-
-// mentions reports whether text holds name as a whole word (not as part of
-// a longer id or path).
-func mentions(text, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], name)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(name)
-		if (start == 0 || !isNameByte(text[start-1])) && (end == len(text) || !isNameByte(text[end])) {
-			return true
-		}
-		i = start + 1
-	}
-}
-
-// mentionsFolder reports whether text names a path inside folder dir.
-func mentionsFolder(text, dir string) bool {
-	prefix := dir + "/"
-	for i := 0; ; {
-		j := strings.Index(text[i:], prefix)
-		if j < 0 {
-			return false
-		}
-		if start := i + j; start == 0 || !isNameByte(text[start-1]) {
-			return true
-		}
-		i += j + 1
-	}
-}
-
-func isNameByte(c byte) bool {
-	return c == '-' || c == '_' || c == '.' || c == '/' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	g.notes = append(g.notes, domain.SelNote{Sel: sel, Text: fmt.Sprintf(format, args...)})
 }
 
 // openTargets reads and parses every doc the targets name, once each and in
 // parallel (from the cache when unchanged).
-func (g *getCall) openTargets(ctx context.Context, targets []target) error {
+func (g *getCall) openTargets(ctx context.Context, targets []domain.Target) error {
 	var unique []domain.Document
 	seen := map[string]bool{}
 	for _, t := range targets {
-		if !seen[t.doc.Path] {
-			seen[t.doc.Path] = true
-			unique = append(unique, t.doc)
+		if !seen[t.Doc.Path] {
+			seen[t.Doc.Path] = true
+			unique = append(unique, t.Doc)
 		}
 	}
 	parsed, errs := g.lib.openAll(ctx, unique)
@@ -540,18 +379,18 @@ const (
 
 // planChunks turns targets into chunks: whole docs, each listed section in
 // the order given, line ranges clamped to the file.
-func (g *getCall) planChunks(targets []target) {
+func (g *getCall) planChunks(targets []domain.Target) {
 	for _, t := range targets {
-		s := g.req.Select[t.sel]
-		dt := g.docs[t.doc.Path]
+		s := g.req.Select[t.Sel]
+		dt := g.docs[t.Doc.Path]
 		if dt.err != nil {
 			if !dt.noted {
 				dt.noted = true
-				g.note(t.sel, "select[%d]: %s", t.sel, openNote(t.doc, dt.err))
+				g.note(t.Sel, "select[%d]: %s", t.Sel, openNote(t.Doc, dt.err))
 			}
 			continue
 		}
-		base := chunk{sel: t.sel, root: t.root, doc: dt, images: g.req.IncludeImages, code: g.req.IncludeCode}
+		base := chunk{sel: t.Sel, root: t.Root, doc: dt, images: g.req.IncludeImages, code: g.req.IncludeCode}
 		if s.IncludeImages != nil {
 			base.images = *s.IncludeImages
 		}
@@ -562,11 +401,11 @@ func (g *getCall) planChunks(targets []target) {
 		case s.Lines != nil:
 			r := *s.Lines
 			if r.From > dt.n {
-				g.note(t.sel, "select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.sel, r.From, r.To, dt.name(), dt.n, plural(dt.n, "line", "lines"))
+				g.note(t.Sel, "select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.Sel, r.From, r.To, dt.name(), dt.n, domain.Plural(dt.n, "line", "lines"))
 				continue
 			}
 			if r.To > dt.n {
-				g.note(t.sel, "select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.sel, r.From, r.To, dt.name(), lineSpan(r.From, dt.n), dt.n, plural(dt.n, "line", "lines"))
+				g.note(t.Sel, "select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.Sel, r.From, r.To, dt.name(), domain.LineSpan(r.From, dt.n), dt.n, domain.Plural(dt.n, "line", "lines"))
 				r.To = dt.n
 			}
 			c := base
@@ -581,14 +420,14 @@ func (g *getCall) planChunks(targets []target) {
 					c.kind, c.section = sectionChunk, sec.ID
 					c.from, c.to = max(sec.Start, 1), min(sec.End, dt.n)
 					if c.from > c.to {
-						g.note(t.sel, "select[%d]: section '%s' of %s has no lines in the file", t.sel, sec.ID, dt.name())
+						g.note(t.Sel, "select[%d]: section '%s' of %s has no lines in the file", t.Sel, sec.ID, dt.name())
 						continue
 					}
 					g.chunks = append(g.chunks, &c)
 				case len(candidates) > 0:
-					g.note(t.sel, "select[%d]: section '%s' of %s is ambiguous: it may be %s; use the full id", t.sel, name, dt.name(), strings.Join(candidates, ", "))
+					g.note(t.Sel, "select[%d]: section '%s' of %s is ambiguous: it may be %s; use the full id", t.Sel, name, dt.name(), strings.Join(candidates, ", "))
 				default:
-					g.note(t.sel, "select[%d]: %s has no section '%s'; its sections: %s", t.sel, dt.name(), name, sectionList(dt.p.structure))
+					g.note(t.Sel, "select[%d]: %s has no section '%s'; its sections: %s", t.Sel, dt.name(), name, sectionList(dt.p.structure))
 				}
 			}
 		default:
@@ -841,7 +680,7 @@ func cutChunk(c *chunk, to int) *chunk {
 type renderedChunk struct {
 	parts  []Part
 	tokens int
-	notes  []selNote
+	notes  []domain.SelNote
 	sent   []sentImage
 	// marks are the places the chunk could be cut, in line order.
 	marks []lineMark
@@ -927,15 +766,15 @@ func header(c *chunk) string {
 	name := c.doc.name()
 	switch {
 	case c.kind == sectionChunk:
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.section, lineSpan(c.from, c.to))
+		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.section, domain.LineSpan(c.from, c.to))
 	case c.kind == linesChunk && c.cutSection != "":
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.cutSection, lineSpan(c.from, c.to))
+		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.cutSection, domain.LineSpan(c.from, c.to))
 	case c.kind == linesChunk:
-		return fmt.Sprintf("=== %s · %s ===", name, lineSpan(c.from, c.to))
+		return fmt.Sprintf("=== %s · %s ===", name, domain.LineSpan(c.from, c.to))
 	case c.from > c.to:
 		return fmt.Sprintf("=== %s · empty ===", name)
 	default:
-		return fmt.Sprintf("=== %s · %s ===", name, lineSpan(c.from, c.to))
+		return fmt.Sprintf("=== %s · %s ===", name, domain.LineSpan(c.from, c.to))
 	}
 }
 
@@ -963,7 +802,7 @@ func (g *getCall) renderChunk(ctx context.Context, ci int, c *chunk) (*renderedC
 				owners = append(owners, o)
 			}
 		}
-		w.line(fmt.Sprintf("[%s already returned above (%s)]", lineSpan(s.from, c.segments[j-1].to), strings.Join(owners, ", ")))
+		w.line(fmt.Sprintf("[%s already returned above (%s)]", domain.LineSpan(s.from, c.segments[j-1].to), strings.Join(owners, ", ")))
 		g.mark(r, c.segments[j-1].to, w.n, false)
 		i = j
 	}
@@ -1027,7 +866,7 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 		return nil
 	}
 	if blk := dt.blockAt(a); blk != nil && blk.Start < a {
-		w.line(fmt.Sprintf("[fence re-opened: L%d is inside the %s of %s]", a, blockName(blk), lineSpan(blk.Start, blk.End)))
+		w.line(fmt.Sprintf("[fence re-opened: L%d is inside the %s of %s]", a, blockName(blk), domain.LineSpan(blk.Start, blk.End)))
 		w.line(dt.openingFence(blk))
 	}
 	for k := a; k <= b; k++ {
@@ -1053,9 +892,9 @@ func (t *docText) closingRepair(b int) []string {
 	case blk == nil:
 		return nil
 	case b < blk.End:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", blockName(blk), lineSpan(blk.Start, blk.End), b)}
+		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", blockName(blk), domain.LineSpan(blk.Start, blk.End), b)}
 	case !blk.Closed && blk.End == t.n:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", blockName(blk), lineSpan(blk.Start, blk.End))}
+		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", blockName(blk), domain.LineSpan(blk.Start, blk.End))}
 	}
 	return nil
 }
@@ -1083,7 +922,7 @@ func codeLanguage(b *domain.CodeBlock) string {
 func codePlaceholder(b *domain.CodeBlock) string {
 	n := b.ContentLines()
 	// "lines" for every count, seed 000's one form.
-	what := fmt.Sprintf("%d lines, %s", n, lineSpan(b.Start, b.End))
+	what := fmt.Sprintf("%d lines, %s", n, domain.LineSpan(b.Start, b.End))
 	if lang := codeLanguage(b); lang != "" {
 		what = lang + ", " + what
 	}
@@ -1098,7 +937,7 @@ func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChu
 		img, why := g.image(ctx, id)
 		if why != "" {
 			w.line(fmt.Sprintf("[image unknown: %s (see Notes)]", id))
-			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.sel, id, dt.name(), k, why)})
+			r.notes = append(r.notes, domain.SelNote{Sel: c.sel, Text: fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.sel, id, dt.name(), k, why)})
 			continue
 		}
 		label := id
@@ -1128,13 +967,13 @@ func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChu
 			continue
 		case err != nil:
 			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
-			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: %s: %s", c.sel, where, imageProblem(err))})
+			r.notes = append(r.notes, domain.SelNote{Sel: c.sel, Text: fmt.Sprintf("select[%d]: %s: %s", c.sel, where, imageProblem(err))})
 			continue
 		}
 		mime := imageMIME(data)
 		if !strings.HasPrefix(mime, "image/") {
 			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
-			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: %s: not an image (its bytes read as %s)", c.sel, where, mime)})
+			r.notes = append(r.notes, domain.SelNote{Sel: c.sel, Text: fmt.Sprintf("select[%d]: %s: not an image (its bytes read as %s)", c.sel, where, mime)})
 			continue
 		}
 		w.image(&ImagePart{ID: id, Caption: img.Caption, File: firstNonEmpty(img.Path, img.File), MIME: mime, Data: data})
@@ -1200,7 +1039,7 @@ func formatBytes(n int64) string {
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	default:
-		return fmt.Sprintf("%d %s", n, plural(int(n), "byte", "bytes"))
+		return fmt.Sprintf("%d %s", n, domain.Plural(int(n), "byte", "bytes"))
 	}
 }
 
@@ -1227,24 +1066,12 @@ func (g *getCall) answer() Answer {
 	// Notes, then the overlap notice (seed 000: "at the end"), then what the
 	// budget left out, which the agent sends next.
 	var tail strings.Builder
-	sort.SliceStable(g.notes, func(i, j int) bool { return noteOrder(g.notes[i].sel) < noteOrder(g.notes[j].sel) })
-	var notes []string
-	for _, n := range g.notes {
-		notes = append(notes, n.text)
-	}
-	writeNotes(&tail, notes)
+	domain.WriteNotes(&tail, domain.NoteTexts(g.notes))
 	g.writeOverlaps(&tail)
 	g.writeLeftOut(&tail)
 	w.buf.WriteString(tail.String())
 	w.flush()
 	return Answer{Parts: w.parts}
-}
-
-func noteOrder(sel int) int {
-	if sel < 0 {
-		return int(^uint(0) >> 1)
-	}
-	return sel
 }
 
 // describe names a chunk for the overlap notice:
@@ -1261,16 +1088,16 @@ func describe(c *chunk) string {
 func asked(c *chunk) string {
 	var b strings.Builder
 	if c.root != nil {
-		fmt.Fprintf(&b, "root %s: ", folderName(*c.root))
+		fmt.Fprintf(&b, "root %s: ", domain.FolderName(*c.root))
 	}
 	b.WriteString(c.doc.doc.ID)
 	switch c.kind {
 	case wholeDoc:
 		b.WriteString(", whole doc")
 	case sectionChunk:
-		fmt.Fprintf(&b, " § %s, %s", c.section, lineSpan(c.from, c.to))
+		fmt.Fprintf(&b, " § %s, %s", c.section, domain.LineSpan(c.from, c.to))
 	case linesChunk:
-		fmt.Fprintf(&b, ", lines %s", lineSpan(c.from, c.to))
+		fmt.Fprintf(&b, ", lines %s", domain.LineSpan(c.from, c.to))
 	}
 	return b.String()
 }
@@ -1312,7 +1139,7 @@ func (g *getCall) writeOverlaps(b *strings.Builder) {
 			owner := g.chunks[o]
 			var spans []string
 			for _, s := range ranges[o] {
-				spans = append(spans, lineSpan(s.from, s.to))
+				spans = append(spans, domain.LineSpan(s.from, s.to))
 			}
 			lines = append(lines, fmt.Sprintf("select[%d] (%s) overlaps select[%d] (%s): %s already returned in select[%d]'s chunk%s",
 				c.sel, describe(c), owner.sel, describe(owner), strings.Join(spans, ", "), owner.sel, settingsDiff(owner, c, ranges[o])))
@@ -1458,7 +1285,7 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 		total += it.tokens
 	}
 	fmt.Fprintf(b, "\nLeft out (over max_tokens=%d; ~%d tokens returned): %d %s, ~%d tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n",
-		g.budget, g.used, chunks, plural(chunks, "chunk", "chunks"), total)
+		g.budget, g.used, chunks, domain.Plural(chunks, "chunk", "chunks"), total)
 	var all []string
 	for i, it := range items {
 		if i == maxLeftItems {
@@ -1477,7 +1304,7 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 // the chunk's settings; its figure is what it would cost as its own chunk.
 func (g *getCall) linesItem(c *chunk, from, to int) leftItem {
 	sel := g.withSettings(domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: from, To: to}}, c)
-	n := len(fmt.Sprintf("=== %s · %s ===\n", c.doc.name(), lineSpan(from, to))) + c.doc.bytesOf(from, to)
+	n := len(fmt.Sprintf("=== %s · %s ===\n", c.doc.name(), domain.LineSpan(from, to))) + c.doc.bytesOf(from, to)
 	return leftItem{sel: sel, from: c.sel, tokens: domain.EstimateTokens(int64(n))}
 }
 

@@ -69,7 +69,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	if err != nil {
 		return "", err
 	}
-	docs, _, err := scopeDocs(cat, req.Scope)
+	docs, _, err := domain.ScopeDocs(cat, req.Scope)
 	if err != nil {
 		return "", err
 	}
@@ -125,10 +125,10 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	case total == 0 && len(docs) == 0:
 		fmt.Fprintf(&b, "No hits for %s: no document is in scope (%s).\n", quoteQuery(req.Query), scopeWords(req.Scope))
 	case total == 0:
-		fmt.Fprintf(&b, "No hits for %s in %d %s (%s).\n", quoteQuery(req.Query), len(docs), plural(len(docs), "doc", "docs"), how)
+		fmt.Fprintf(&b, "No hits for %s in %d %s (%s).\n", quoteQuery(req.Query), len(docs), domain.Plural(len(docs), "doc", "docs"), how)
 	default:
-		fmt.Fprintf(&b, "%d %s in %d of %d %s for %s (%s)\n", total, plural(total, "hit", "hits"),
-			hitDocs, len(docs), plural(len(docs), "doc", "docs"), quoteQuery(req.Query), how)
+		fmt.Fprintf(&b, "%d %s in %d of %d %s for %s (%s)\n", total, domain.Plural(total, "hit", "hits"),
+			hitDocs, len(docs), domain.Plural(len(docs), "doc", "docs"), quoteQuery(req.Query), how)
 	}
 
 	// Render the first MaxResults hits, in path order, scanning those docs
@@ -170,9 +170,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	if left := total - shown; left > 0 {
 		leftDocs := hitDocs - shownDocs
 		fmt.Fprintf(&b, "\n… %d more %s in %d %s not shown (max_results=%d): narrow root, tags or the query, or raise max_results\n",
-			left, plural(left, "hit", "hits"), leftDocs, plural(leftDocs, "doc", "docs"), budget)
+			left, domain.Plural(left, "hit", "hits"), leftDocs, domain.Plural(leftDocs, "doc", "docs"), budget)
 	}
-	writeNotes(&b, notes)
+	domain.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil
 }
 
