@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sort"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
@@ -198,135 +197,24 @@ func (g *getCall) openTargets(ctx context.Context, targets []domain.Target) erro
 	g.docs = make(map[string]*docText, len(unique))
 	for i, d := range unique {
 		if errs[i] != nil {
-			g.docs[d.Path] = &docText{doc: d, err: errs[i]}
+			g.docs[d.Path] = &docText{err: errs[i]}
 			continue
 		}
-		g.docs[d.Path] = newDocText(d, parsed[i])
+		dt := domain.NewDocText(d, parsed[i].content, parsed[i].structure)
+		g.docs[d.Path] = &docText{DocText: dt, owner: make([]int32, dt.N+1)}
 	}
 	return nil
 }
 
-// docText is an opened doc with what rendering needs: its lines, its code
-// blocks in line order and its image stubs by line.
+// docText is an opened doc of the call, or why it could not be opened,
+// with the call's record of which chunk returned each of its lines.
 type docText struct {
-	doc        domain.Document
-	err        error // the doc could not be opened
-	noted      bool  // err is already in Notes
-	p          *parsedDoc
-	lineStarts []int // byte offset of each line; lineStarts[k] is line k+1
-	n          int   // number of lines
-	blocks     []domain.CodeBlock
-	stubs      map[int][]string // image ids by line, in order of appearance
-	owner      []int32          // per line: 1 + the index of the chunk that returned it, 0 if none
-	emptyOwner int32            // for a doc without body lines: 1 + the chunk that showed it, 0 if none
-	bodyFrom   int              // first line after frontmatter
+	*domain.DocText
+	err        error   // the doc could not be opened
+	noted      bool    // err is already in Notes
+	owner      []int32 // per line: 1 + the index of the chunk that returned it, 0 if none
+	emptyOwner int32   // for a doc without body lines: 1 + the chunk that showed it, 0 if none
 }
-
-func newDocText(d domain.Document, p *parsedDoc) *docText {
-	t := &docText{doc: d, p: p}
-	c := p.content
-	t.lineStarts = append(t.lineStarts, 0)
-	for i, b := range c {
-		if b == '\n' && i+1 < len(c) {
-			t.lineStarts = append(t.lineStarts, i+1)
-		}
-	}
-	t.n = len(t.lineStarts)
-	if len(c) == 0 {
-		t.lineStarts, t.n = nil, 0
-	}
-	s := p.structure
-	t.bodyFrom = min(max(s.FrontmatterEnd, 0), t.n) + 1
-	for _, b := range s.CodeBlocks {
-		b.Start = max(b.Start, 1)
-		b.End = min(max(b.End, b.Start), t.n)
-		if b.Start <= t.n {
-			t.blocks = append(t.blocks, b)
-		}
-	}
-	sort.SliceStable(t.blocks, func(i, j int) bool { return t.blocks[i].Start < t.blocks[j].Start })
-	if len(s.Images) > 0 {
-		t.stubs = map[int][]string{}
-		for _, im := range s.Images {
-			t.stubs[im.Line] = append(t.stubs[im.Line], im.ID)
-		}
-	}
-	t.owner = make([]int32, t.n+1)
-	return t
-}
-
-// line returns line k (1-based) without its '\n'.
-func (t *docText) line(k int) []byte {
-	start := t.lineStarts[k-1]
-	end := len(t.p.content)
-	if k < t.n {
-		end = t.lineStarts[k]
-	}
-	return bytes.TrimSuffix(t.p.content[start:end], []byte{'\n'})
-}
-
-// bytesOf is the size of lines from..to, newlines included.
-func (t *docText) bytesOf(from, to int) int {
-	if from > to {
-		return 0
-	}
-	end := len(t.p.content)
-	if to < t.n {
-		end = t.lineStarts[to]
-	}
-	return end - t.lineStarts[from-1]
-}
-
-// blockAt returns the code block that holds line k, or nil.
-func (t *docText) blockAt(k int) *domain.CodeBlock {
-	i := sort.Search(len(t.blocks), func(i int) bool { return t.blocks[i].Start > k }) - 1
-	if i >= 0 && t.blocks[i].End >= k {
-		return &t.blocks[i]
-	}
-	return nil
-}
-
-// openingFence is the fence line that re-opens blk: its indent, marker and
-// info string, spaced as the file's own opening line has them.
-func (t *docText) openingFence(blk *domain.CodeBlock) string {
-	line := string(t.line(blk.Start))
-	if blk.Fence != "" {
-		if i := strings.Index(line, blk.Fence); i >= 0 {
-			rest := strings.TrimRight(line[i+len(blk.Fence):], "\r")
-			// Past the marker run, the rest is the info string with its spacing.
-			rest = strings.TrimLeft(rest, blk.Fence[:1])
-			if strings.TrimSpace(rest) == blk.Info {
-				return blk.Indent + blk.Fence + strings.TrimRight(rest, " \t")
-			}
-		}
-	}
-	if blk.Info == "" {
-		return blk.Indent + blk.Fence
-	}
-	return blk.Indent + blk.Fence + " " + blk.Info
-}
-
-// hasCode reports whether a code block meets lines from..to.
-func (t *docText) hasCode(from, to int) bool {
-	for _, b := range t.blocks {
-		if b.Start <= to && b.End >= from {
-			return true
-		}
-	}
-	return false
-}
-
-// hasStubs reports whether an image stub lies in lines from..to.
-func (t *docText) hasStubs(from, to int) bool {
-	for line := range t.stubs {
-		if line >= from && line <= to {
-			return true
-		}
-	}
-	return false
-}
-
-func (t *docText) name() string { return fmt.Sprintf("%s (%s)", t.doc.ID, t.doc.Path) }
 
 type chunkKind int
 
@@ -400,39 +288,39 @@ func (g *getCall) planChunks(targets []domain.Target) {
 		switch {
 		case s.Lines != nil:
 			r := *s.Lines
-			if r.From > dt.n {
-				g.note(t.Sel, "select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.Sel, r.From, r.To, dt.name(), dt.n, domain.Plural(dt.n, "line", "lines"))
+			if r.From > dt.N {
+				g.note(t.Sel, "select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.Sel, r.From, r.To, dt.Name(), dt.N, domain.Plural(dt.N, "line", "lines"))
 				continue
 			}
-			if r.To > dt.n {
-				g.note(t.Sel, "select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.Sel, r.From, r.To, dt.name(), domain.LineSpan(r.From, dt.n), dt.n, domain.Plural(dt.n, "line", "lines"))
-				r.To = dt.n
+			if r.To > dt.N {
+				g.note(t.Sel, "select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.Sel, r.From, r.To, dt.Name(), domain.LineSpan(r.From, dt.N), dt.N, domain.Plural(dt.N, "line", "lines"))
+				r.To = dt.N
 			}
 			c := base
 			c.kind, c.from, c.to = linesChunk, r.From, r.To
 			g.chunks = append(g.chunks, &c)
 		case len(s.Sections) > 0:
 			for _, name := range s.Sections {
-				sec, candidates := findSection(dt.p.structure, name)
+				sec, candidates := findSection(dt.Structure, name)
 				switch {
 				case sec != nil:
 					c := base
 					c.kind, c.section = sectionChunk, sec.ID
-					c.from, c.to = max(sec.Start, 1), min(sec.End, dt.n)
+					c.from, c.to = max(sec.Start, 1), min(sec.End, dt.N)
 					if c.from > c.to {
-						g.note(t.Sel, "select[%d]: section '%s' of %s has no lines in the file", t.Sel, sec.ID, dt.name())
+						g.note(t.Sel, "select[%d]: section '%s' of %s has no lines in the file", t.Sel, sec.ID, dt.Name())
 						continue
 					}
 					g.chunks = append(g.chunks, &c)
 				case len(candidates) > 0:
-					g.note(t.Sel, "select[%d]: section '%s' of %s is ambiguous: it may be %s; use the full id", t.Sel, name, dt.name(), strings.Join(candidates, ", "))
+					g.note(t.Sel, "select[%d]: section '%s' of %s is ambiguous: it may be %s; use the full id", t.Sel, name, dt.Name(), strings.Join(candidates, ", "))
 				default:
-					g.note(t.Sel, "select[%d]: %s has no section '%s'; its sections: %s", t.Sel, dt.name(), name, sectionList(dt.p.structure))
+					g.note(t.Sel, "select[%d]: %s has no section '%s'; its sections: %s", t.Sel, dt.Name(), name, sectionList(dt.Structure))
 				}
 			}
 		default:
 			c := base
-			c.kind, c.from, c.to = wholeDoc, dt.bodyFrom, dt.n
+			c.kind, c.from, c.to = wholeDoc, dt.BodyFrom, dt.N
 			g.chunks = append(g.chunks, &c)
 		}
 	}
@@ -563,10 +451,10 @@ func (g *getCall) keep(c *chunk, r *renderedChunk) {
 	g.used += r.tokens
 	g.keptAny = true
 	for _, s := range r.sent {
-		if g.sent[c.doc.doc.Path] == nil {
-			g.sent[c.doc.doc.Path] = map[string]int{}
+		if g.sent[c.doc.Doc.Path] == nil {
+			g.sent[c.doc.Doc.Path] = map[string]int{}
 		}
-		g.sent[c.doc.doc.Path][s.id] = s.line
+		g.sent[c.doc.Doc.Path][s.id] = s.line
 	}
 	g.notes = append(g.notes, r.notes...)
 }
@@ -609,7 +497,7 @@ func (g *getCall) cutToFit(ctx context.Context, ci int, c *chunk, r *renderedChu
 		}
 	}
 	headings := map[int]bool{}
-	for _, sec := range c.doc.p.structure.Sections {
+	for _, sec := range c.doc.Structure.Sections {
 		headings[sec.Start] = true
 	}
 	skip := len(header(c)) + 1 // the marks count the whole chunk's header
@@ -623,10 +511,10 @@ func (g *getCall) cutToFit(ctx context.Context, ci int, c *chunk, r *renderedChu
 		}
 		cost := len(header(cutChunk(c, m.line))) + 1 + m.bytes - skip
 		if m.own && c.code {
-			if blk := c.doc.blockAt(m.line); blk != nil && blk.Start == m.line && m.line < blk.End {
+			if blk := c.doc.BlockAt(m.line); blk != nil && blk.Start == m.line && m.line < blk.End {
 				continue // the block's opening fence alone: an empty block
 			}
-			for _, l := range c.doc.closingRepair(m.line) {
+			for _, l := range c.doc.ClosingRepair(m.line) {
 				cost += len(l) + 1
 			}
 		}
@@ -763,7 +651,7 @@ func textBytes(parts []Part) int {
 //	=== auth (backend/auth.md) · L43–50 ===                             line range
 //	=== empty (empty.md) · empty ===                                    a doc with no body
 func header(c *chunk) string {
-	name := c.doc.name()
+	name := c.doc.Name()
 	switch {
 	case c.kind == sectionChunk:
 		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.section, domain.LineSpan(c.from, c.to))
@@ -818,7 +706,7 @@ func (g *getCall) renderChunk(ctx context.Context, ci int, c *chunk) (*renderedC
 
 // indexTokens is the index's token figure for a whole doc returned whole.
 func indexTokens(ci int, c *chunk) (int, bool) {
-	if c.kind != wholeDoc || !c.doc.doc.HasTokens {
+	if c.kind != wholeDoc || !c.doc.Doc.HasTokens {
 		return 0, false
 	}
 	for _, s := range c.segments {
@@ -826,7 +714,7 @@ func indexTokens(ci int, c *chunk) (int, bool) {
 			return 0, false
 		}
 	}
-	return c.doc.doc.Tokens, true
+	return c.doc.Doc.Tokens, true
 }
 
 // estimate is a left-out chunk's token figure, without rendering it.
@@ -837,7 +725,7 @@ func (g *getCall) estimate(ci int, c *chunk) int {
 	n := len(header(c)) + 1
 	for _, s := range c.segments {
 		if s.owner == ci {
-			n += c.doc.bytesOf(s.from, s.to)
+			n += c.doc.BytesOf(s.from, s.to)
 		}
 	}
 	return domain.EstimateTokens(int64(n))
@@ -850,13 +738,13 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 	dt := c.doc
 	if !c.code {
 		for k := a; k <= b; {
-			if blk := dt.blockAt(k); blk != nil {
-				w.line(codePlaceholder(blk))
+			if blk := dt.BlockAt(k); blk != nil {
+				w.line(domain.CodePlaceholder(blk))
 				k = min(blk.End, b) + 1
 				g.mark(r, k-1, w.n, true)
 				continue
 			}
-			w.lineBytes(dt.line(k))
+			w.lineBytes(dt.Line(k))
 			if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
 				return err
 			}
@@ -865,79 +753,31 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 		}
 		return nil
 	}
-	if blk := dt.blockAt(a); blk != nil && blk.Start < a {
-		w.line(fmt.Sprintf("[fence re-opened: L%d is inside the %s of %s]", a, blockName(blk), domain.LineSpan(blk.Start, blk.End)))
-		w.line(dt.openingFence(blk))
+	for _, l := range dt.OpeningRepair(a) {
+		w.line(l)
 	}
 	for k := a; k <= b; k++ {
-		w.lineBytes(dt.line(k))
+		w.lineBytes(dt.Line(k))
 		if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
 			return err
 		}
 		g.mark(r, k, w.n, true)
 	}
-	for _, l := range dt.closingRepair(b) {
+	for _, l := range dt.ClosingRepair(b) {
 		w.line(l)
 	}
 	return nil
-}
-
-// closingRepair is what follows a run of lines that ends at line b inside
-// a code block, so that the block does not swallow what comes next: the
-// block's closing fence and a note saying why. Nil when b ends no block
-// early.
-func (t *docText) closingRepair(b int) []string {
-	blk := t.blockAt(b)
-	switch {
-	case blk == nil:
-		return nil
-	case b < blk.End:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", blockName(blk), domain.LineSpan(blk.Start, blk.End), b)}
-	case !blk.Closed && blk.End == t.n:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", blockName(blk), domain.LineSpan(blk.Start, blk.End))}
-	}
-	return nil
-}
-
-// blockName is "python code block", or "code block" without an info string.
-func blockName(b *domain.CodeBlock) string {
-	if lang := codeLanguage(b); lang != "" {
-		return lang + " code block"
-	}
-	return "code block"
-}
-
-// codeLanguage is the info string's first word, seed 000's `python`.
-func codeLanguage(b *domain.CodeBlock) string {
-	if f := strings.Fields(b.Info); len(f) > 0 {
-		return f[0]
-	}
-	return ""
-}
-
-// codePlaceholder is seed 000's one-line note for an omitted code block:
-// [code block omitted: python, 11 lines, L22–34]: the count is its content
-// lines, the range includes its fences; without an info string the
-// language is left out.
-func codePlaceholder(b *domain.CodeBlock) string {
-	n := b.ContentLines()
-	// "lines" for every count, seed 000's one form.
-	what := fmt.Sprintf("%d lines, %s", n, domain.LineSpan(b.Start, b.End))
-	if lang := codeLanguage(b); lang != "" {
-		what = lang + ", " + what
-	}
-	return "[code block omitted: " + what + "]"
 }
 
 // renderStubs writes what stands after line k for each image stub on it:
 // the image, or a one-line placeholder that says why it is not there.
 func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChunk, c *chunk, k int, local map[string]int) error {
 	dt := c.doc
-	for _, id := range dt.stubs[k] {
+	for _, id := range dt.StubsAt(k) {
 		img, why := g.image(ctx, id)
 		if why != "" {
 			w.line(fmt.Sprintf("[image unknown: %s (see Notes)]", id))
-			r.notes = append(r.notes, domain.SelNote{Sel: c.sel, Text: fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.sel, id, dt.name(), k, why)})
+			r.notes = append(r.notes, domain.SelNote{Sel: c.sel, Text: fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.sel, id, dt.Name(), k, why)})
 			continue
 		}
 		label := id
@@ -952,7 +792,7 @@ func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChu
 			w.line(fmt.Sprintf("[image %s: shown above, at L%d]", id, at))
 			continue
 		}
-		if at, ok := g.sent[dt.doc.Path][id]; ok {
+		if at, ok := g.sent[dt.Doc.Path][id]; ok {
 			w.line(fmt.Sprintf("[image %s: shown above, at L%d]", id, at))
 			continue
 		}
@@ -960,7 +800,7 @@ func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChu
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
-		where := fmt.Sprintf("image '%s' (%s) in %s L%d", id, img.File, dt.name(), k)
+		where := fmt.Sprintf("image '%s' (%s) in %s L%d", id, img.File, dt.Name(), k)
 		switch {
 		case errors.Is(err, domain.ErrTooLarge):
 			w.line(fmt.Sprintf("[image omitted: %s (larger than the %s limit, LIBRARY_MAX_IMAGE_BYTES)]", label, formatBytes(g.lib.cfg.MaxImageBytes)))
@@ -1090,7 +930,7 @@ func asked(c *chunk) string {
 	if c.root != nil {
 		fmt.Fprintf(&b, "root %s: ", domain.FolderName(*c.root))
 	}
-	b.WriteString(c.doc.doc.ID)
+	b.WriteString(c.doc.Doc.ID)
 	switch c.kind {
 	case wholeDoc:
 		b.WriteString(", whole doc")
@@ -1168,7 +1008,7 @@ func settingsDiff(owner, c *chunk, segs []segment) string {
 		return false
 	}
 	var how, missing []string
-	if owner.code != c.code && anyIn(c.doc.hasCode) {
+	if owner.code != c.code && anyIn(c.doc.HasCode) {
 		if owner.code {
 			how = append(how, "with code blocks (include_code=true)")
 		} else {
@@ -1176,7 +1016,7 @@ func settingsDiff(owner, c *chunk, segs []segment) string {
 			missing = append(missing, "code blocks")
 		}
 	}
-	if owner.images != c.images && anyIn(c.doc.hasStubs) {
+	if owner.images != c.images && anyIn(c.doc.HasStubs) {
 		if owner.images {
 			how = append(how, "with images (include_images=true)")
 		} else {
@@ -1266,15 +1106,15 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 		var sel domain.Selector
 		switch c.kind {
 		case wholeDoc:
-			sel = domain.Selector{Doc: c.doc.doc.ID}
+			sel = domain.Selector{Doc: c.doc.Doc.ID}
 		case sectionChunk:
 			if n := len(items); n > 0 && g.mergeSection(&items[n-1], c) {
 				items[n-1].tokens += c.tokens
 				continue
 			}
-			sel = domain.Selector{Doc: c.doc.doc.ID, Sections: []string{c.section}}
+			sel = domain.Selector{Doc: c.doc.Doc.ID, Sections: []string{c.section}}
 		case linesChunk:
-			sel = domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: c.from, To: c.to}}
+			sel = domain.Selector{Doc: c.doc.Doc.ID, Lines: &domain.LineRange{From: c.from, To: c.to}}
 		}
 		items = append(items, leftItem{sel: g.withSettings(sel, c), from: c.sel, tokens: c.tokens})
 	}
@@ -1303,8 +1143,8 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 // linesItem is lines from..to of chunk c as a left-out line range, with
 // the chunk's settings; its figure is what it would cost as its own chunk.
 func (g *getCall) linesItem(c *chunk, from, to int) leftItem {
-	sel := g.withSettings(domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: from, To: to}}, c)
-	n := len(fmt.Sprintf("=== %s · %s ===\n", c.doc.name(), domain.LineSpan(from, to))) + c.doc.bytesOf(from, to)
+	sel := g.withSettings(domain.Selector{Doc: c.doc.Doc.ID, Lines: &domain.LineRange{From: from, To: to}}, c)
+	n := len(fmt.Sprintf("=== %s · %s ===\n", c.doc.Name(), domain.LineSpan(from, to))) + c.doc.BytesOf(from, to)
 	return leftItem{sel: sel, from: c.sel, tokens: domain.EstimateTokens(int64(n))}
 }
 
@@ -1337,7 +1177,7 @@ func (g *getCall) wholeRootLeftOut(ci int) (int, bool) {
 // mergeSection adds c's section to the previous item when both name
 // sections of the same doc from the same selector.
 func (g *getCall) mergeSection(prev *leftItem, c *chunk) bool {
-	if prev.from != c.sel || prev.sel.Doc != c.doc.doc.ID || prev.sel.Sections == nil {
+	if prev.from != c.sel || prev.sel.Doc != c.doc.Doc.ID || prev.sel.Sections == nil {
 		return false
 	}
 	prev.sel.Sections = append(prev.sel.Sections, c.section)
