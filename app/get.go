@@ -99,14 +99,14 @@ func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, err
 	if err != nil {
 		return Answer{}, err
 	}
-	g := &getCall{lib: l, req: req, cat: cat, budget: budget, sent: map[string]map[string]int{}}
+	g := &getCall{lib: l, req: req, cat: cat, budget: budget, sent: map[string]map[string]int{}, rendered: map[*domain.Chunk]*renderedChunk{}}
 	targets, notes := domain.ResolveTargets(cat, req.Select)
 	g.notes = append(g.notes, notes...)
 	if err := g.openTargets(ctx, targets); err != nil {
 		return Answer{}, err
 	}
 	g.planChunks(targets)
-	g.assignLines()
+	domain.AssignLines(g.chunks)
 	if err := g.renderChunks(ctx); err != nil {
 		return Answer{}, err
 	}
@@ -160,9 +160,10 @@ type getCall struct {
 	cat    *domain.Catalog
 	budget int
 
-	docs   map[string]*docText // opened docs by path
-	chunks []*chunk
-	notes  []domain.SelNote
+	docs     map[string]*docText // opened docs by path
+	chunks   []*domain.Chunk
+	rendered map[*domain.Chunk]*renderedChunk // the kept chunks' text and images
+	notes    []domain.SelNote
 
 	images       map[string]domain.Image // the image index, loaded on first use
 	imagesLoaded bool
@@ -201,75 +202,22 @@ func (g *getCall) openTargets(ctx context.Context, targets []domain.Target) erro
 			continue
 		}
 		dt := domain.NewDocText(d, parsed[i].content, parsed[i].structure)
-		g.docs[d.Path] = &docText{DocText: dt, owner: make([]int32, dt.N+1)}
+		g.docs[d.Path] = &docText{DocText: dt}
 	}
 	return nil
 }
 
-// docText is an opened doc of the call, or why it could not be opened,
-// with the call's record of which chunk returned each of its lines.
+// docText is an opened doc of the call, or why it could not be opened.
 type docText struct {
 	*domain.DocText
-	err        error   // the doc could not be opened
-	noted      bool    // err is already in Notes
-	owner      []int32 // per line: 1 + the index of the chunk that returned it, 0 if none
-	emptyOwner int32   // for a doc without body lines: 1 + the chunk that showed it, 0 if none
+	err   error // the doc could not be opened
+	noted bool  // err is already in Notes
 }
 
-type chunkKind int
-
-const (
-	wholeDoc chunkKind = iota
-	sectionChunk
-	linesChunk
-)
-
-// chunk is one header and the lines under it: a whole doc, one section or
-// one line range, with its selector's effective settings.
-type chunk struct {
-	sel     int
-	root    *string
-	doc     *docText
-	kind    chunkKind
-	section string // full section id
-	from    int    // requested lines, clamped to the file
-	to      int
-	images  bool
-	code    bool
-
-	segments []segment // from..to split by who returned each line first
-	state    chunkState
-	tokens   int
-	rendered *renderedChunk // when kept
-	// cutTo is the last line returned of a kept chunk cut to fit the
-	// budget (0: not cut); its lines after cutTo are left out.
-	cutTo int
-	// cutSection is the section a cut section chunk came from: its header
-	// keeps the section's name with the range actually returned.
-	cutSection string
-}
-
-// segment is a run of a chunk's lines that one chunk returns: owner is the
-// chunk's own index when the lines are new to the call.
-type segment struct {
-	from, to int
-	owner    int
-}
-
-type chunkState int
-
-const (
-	pending chunkState = iota
-	kept               // rendered into the answer
-	covered            // every line was returned by earlier chunks
-	leftOut            // over the budget
-)
-
-// planChunks turns targets into chunks: whole docs, each listed section in
-// the order given, line ranges clamped to the file.
+// planChunks turns targets into chunks (domain.PlanChunks); a doc that
+// could not be opened is noted once.
 func (g *getCall) planChunks(targets []domain.Target) {
 	for _, t := range targets {
-		s := g.req.Select[t.Sel]
 		dt := g.docs[t.Doc.Path]
 		if dt.err != nil {
 			if !dt.noted {
@@ -278,130 +226,10 @@ func (g *getCall) planChunks(targets []domain.Target) {
 			}
 			continue
 		}
-		base := chunk{sel: t.Sel, root: t.Root, doc: dt, images: g.req.IncludeImages, code: g.req.IncludeCode}
-		if s.IncludeImages != nil {
-			base.images = *s.IncludeImages
-		}
-		if s.IncludeCode != nil {
-			base.code = *s.IncludeCode
-		}
-		switch {
-		case s.Lines != nil:
-			r := *s.Lines
-			if r.From > dt.N {
-				g.note(t.Sel, "select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.Sel, r.From, r.To, dt.Name(), dt.N, domain.Plural(dt.N, "line", "lines"))
-				continue
-			}
-			if r.To > dt.N {
-				g.note(t.Sel, "select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.Sel, r.From, r.To, dt.Name(), domain.LineSpan(r.From, dt.N), dt.N, domain.Plural(dt.N, "line", "lines"))
-				r.To = dt.N
-			}
-			c := base
-			c.kind, c.from, c.to = linesChunk, r.From, r.To
-			g.chunks = append(g.chunks, &c)
-		case len(s.Sections) > 0:
-			for _, name := range s.Sections {
-				sec, candidates := findSection(dt.Structure, name)
-				switch {
-				case sec != nil:
-					c := base
-					c.kind, c.section = sectionChunk, sec.ID
-					c.from, c.to = max(sec.Start, 1), min(sec.End, dt.N)
-					if c.from > c.to {
-						g.note(t.Sel, "select[%d]: section '%s' of %s has no lines in the file", t.Sel, sec.ID, dt.Name())
-						continue
-					}
-					g.chunks = append(g.chunks, &c)
-				case len(candidates) > 0:
-					g.note(t.Sel, "select[%d]: section '%s' of %s is ambiguous: it may be %s; use the full id", t.Sel, name, dt.Name(), strings.Join(candidates, ", "))
-				default:
-					g.note(t.Sel, "select[%d]: %s has no section '%s'; its sections: %s", t.Sel, dt.Name(), name, sectionList(dt.Structure))
-				}
-			}
-		default:
-			c := base
-			c.kind, c.from, c.to = wholeDoc, dt.BodyFrom, dt.N
-			g.chunks = append(g.chunks, &c)
-		}
+		chunks, notes := domain.PlanChunks(t, g.req.Select[t.Sel], dt.DocText, g.req.IncludeImages, g.req.IncludeCode)
+		g.chunks = append(g.chunks, chunks...)
+		g.notes = append(g.notes, notes...)
 	}
-}
-
-// findSection finds a section by its full id, else by a unique '/'-bounded
-// suffix of its id (a leaf such as "rotation", or "tokens/rotation"). When
-// the suffix is ambiguous it returns the candidates' full ids instead.
-func findSection(s domain.Structure, name string) (*domain.Section, []string) {
-	for i := range s.Sections {
-		if s.Sections[i].ID == name {
-			return &s.Sections[i], nil
-		}
-	}
-	var matches []int
-	for i := range s.Sections {
-		if strings.HasSuffix(s.Sections[i].ID, "/"+name) {
-			matches = append(matches, i)
-		}
-	}
-	if len(matches) == 1 {
-		return &s.Sections[matches[0]], nil
-	}
-	var ids []string
-	for _, i := range matches {
-		ids = append(ids, s.Sections[i].ID)
-	}
-	return nil, ids
-}
-
-// sectionList names a doc's sections for an unknown-section note.
-func sectionList(s domain.Structure) string {
-	if len(s.Sections) == 0 {
-		return "(none)"
-	}
-	var ids []string
-	for i, sec := range s.Sections {
-		if i == 40 {
-			ids = append(ids, fmt.Sprintf("... (%d more: see list_documents)", len(s.Sections)-40))
-			break
-		}
-		ids = append(ids, sec.ID)
-	}
-	return strings.Join(ids, ", ")
-}
-
-// assignLines gives each line of the call to the first chunk that asks for
-// it and splits every chunk into segments by who returns them.
-func (g *getCall) assignLines() {
-	for ci, c := range g.chunks {
-		own := int32(ci + 1)
-		for k := c.from; k <= c.to; k++ {
-			o := int(c.doc.owner[k]) - 1
-			if o < 0 {
-				c.doc.owner[k] = own
-				o = ci
-			}
-			if n := len(c.segments); n > 0 && c.segments[n-1].owner == o {
-				c.segments[n-1].to = k
-				continue
-			}
-			c.segments = append(c.segments, segment{from: k, to: k, owner: o})
-		}
-		switch {
-		case c.from > c.to && c.doc.emptyOwner > 0:
-			c.state = covered // an empty doc shown once already
-		case c.from > c.to:
-			c.doc.emptyOwner = own
-		case !c.hasNewLines(ci):
-			c.state = covered
-		}
-	}
-}
-
-func (c *chunk) hasNewLines(self int) bool {
-	for _, s := range c.segments {
-		if s.owner == self {
-			return true
-		}
-	}
-	return false
 }
 
 // renderChunks renders chunks in select order while they fit the budget.
@@ -410,19 +238,19 @@ func (c *chunk) hasNewLines(self int) bool {
 func (g *getCall) renderChunks(ctx context.Context) error {
 	cut := false
 	for ci, c := range g.chunks {
-		if c.state == covered {
+		if c.State == domain.Covered {
 			continue
 		}
 		if cut {
-			c.state = leftOut
-			c.tokens = g.estimate(ci, c)
+			c.State = domain.LeftOut
+			c.Tokens = c.Estimate(ci)
 			continue
 		}
 		r, err := g.renderChunk(ctx, ci, c)
 		if err != nil {
 			return err
 		}
-		c.tokens = r.tokens
+		c.Tokens = r.tokens
 		if g.budget > 0 && g.used+r.tokens > g.budget {
 			cut = true
 			part, to, err := g.cutToFit(ctx, ci, c, r)
@@ -430,11 +258,11 @@ func (g *getCall) renderChunks(ctx context.Context) error {
 				return err
 			}
 			if part == nil {
-				c.state = leftOut
+				c.State = domain.LeftOut
 				continue
 			}
-			if to < c.to {
-				c.cutTo = to
+			if to < c.To {
+				c.CutTo = to
 			}
 			r = part
 		}
@@ -444,17 +272,17 @@ func (g *getCall) renderChunks(ctx context.Context) error {
 }
 
 // keep puts a rendered chunk in the answer, with its notes and images.
-func (g *getCall) keep(c *chunk, r *renderedChunk) {
-	c.state = kept
-	c.rendered = r
+func (g *getCall) keep(c *domain.Chunk, r *renderedChunk) {
+	c.State = domain.Kept
+	g.rendered[c] = r
 	r.marks = nil // only a chunk over the budget is cut
 	g.used += r.tokens
 	g.keptAny = true
 	for _, s := range r.sent {
-		if g.sent[c.doc.Doc.Path] == nil {
-			g.sent[c.doc.Doc.Path] = map[string]int{}
+		if g.sent[c.Doc.Doc.Path] == nil {
+			g.sent[c.Doc.Doc.Path] = map[string]int{}
 		}
-		g.sent[c.doc.Doc.Path][s.id] = s.line
+		g.sent[c.Doc.Doc.Path][s.id] = s.line
 	}
 	g.notes = append(g.notes, r.notes...)
 }
@@ -473,12 +301,12 @@ func (g *getCall) keep(c *chunk, r *renderedChunk) {
 // the last quarter of the allowance, and never just after a code block's
 // opening fence. When not even one line fits and nothing was returned yet,
 // the first line goes out anyway.
-func (g *getCall) cutToFit(ctx context.Context, ci int, c *chunk, r *renderedChunk) (*renderedChunk, int, error) {
-	if c.from > c.to { // an empty doc: nothing to cut
+func (g *getCall) cutToFit(ctx context.Context, ci int, c *domain.Chunk, r *renderedChunk) (*renderedChunk, int, error) {
+	if c.From > c.To { // an empty doc: nothing to cut
 		if g.keptAny {
 			return nil, 0, nil
 		}
-		return r, c.to, nil
+		return r, c.To, nil
 	}
 	left := g.budget - g.used
 	if g.keptAny && left*8 < g.budget {
@@ -487,34 +315,34 @@ func (g *getCall) cutToFit(ctx context.Context, ci int, c *chunk, r *renderedChu
 	allow := 4 * left // bytes that estimate to at most left tokens
 	if full := textBytes(r.parts); full <= allow {
 		r.tokens = domain.EstimateTokens(int64(full))
-		return r, c.to, nil
+		return r, c.To, nil
 	}
 	firstOwn := 0
-	for _, s := range c.segments {
-		if s.owner == ci {
-			firstOwn = s.from
+	for _, s := range c.Segments {
+		if s.Owner == ci {
+			firstOwn = s.From
 			break
 		}
 	}
 	headings := map[int]bool{}
-	for _, sec := range c.doc.Structure.Sections {
+	for _, sec := range c.Doc.Structure.Sections {
 		headings[sec.Start] = true
 	}
-	skip := len(header(c)) + 1 // the marks count the whole chunk's header
+	skip := len(c.Header()) + 1 // the marks count the whole chunk's header
 	smallest, best, atHeading := 0, 0, 0
 	for _, m := range r.marks {
-		if m.line < firstOwn || m.line >= c.to {
+		if m.line < firstOwn || m.line >= c.To {
 			continue
 		}
 		if smallest == 0 {
 			smallest = m.line
 		}
-		cost := len(header(cutChunk(c, m.line))) + 1 + m.bytes - skip
-		if m.own && c.code {
-			if blk := c.doc.BlockAt(m.line); blk != nil && blk.Start == m.line && m.line < blk.End {
+		cost := len(c.CutAt(m.line).Header()) + 1 + m.bytes - skip
+		if m.own && c.Code {
+			if blk := c.Doc.BlockAt(m.line); blk != nil && blk.Start == m.line && m.line < blk.End {
 				continue // the block's opening fence alone: an empty block
 			}
-			for _, l := range c.doc.ClosingRepair(m.line) {
+			for _, l := range c.Doc.ClosingRepair(m.line) {
 				cost += len(l) + 1
 			}
 		}
@@ -533,33 +361,16 @@ func (g *getCall) cutToFit(ctx context.Context, ci int, c *chunk, r *renderedChu
 	case best == 0 && g.keptAny:
 		return nil, 0, nil
 	case best == 0 && smallest == 0: // one line, or one omitted block: it goes whole
-		return r, c.to, nil
+		return r, c.To, nil
 	case best == 0:
 		to = smallest
 	}
-	part, err := g.renderChunk(ctx, ci, cutChunk(c, to))
+	part, err := g.renderChunk(ctx, ci, c.CutAt(to))
 	if err != nil {
 		return nil, 0, err
 	}
 	part.tokens = domain.EstimateTokens(int64(textBytes(part.parts)))
 	return part, to, nil
-}
-
-// cutChunk is chunk c's lines up to line to, as a line range.
-func cutChunk(c *chunk, to int) *chunk {
-	cc := *c
-	if c.kind == sectionChunk {
-		cc.cutSection = c.section
-	}
-	cc.kind, cc.to, cc.segments = linesChunk, to, nil
-	for _, s := range c.segments {
-		if s.from > to {
-			break
-		}
-		s.to = min(s.to, to)
-		cc.segments = append(cc.segments, s)
-	}
-	return &cc
 }
 
 // renderedChunk is a chunk's text and images, and what rendering it found:
@@ -644,39 +455,17 @@ func textBytes(parts []Part) int {
 	return n
 }
 
-// header is a chunk's first line, seed 000's form:
-//
-//	=== auth (backend/auth.md) · L1–57 ===                              whole doc
-//	=== auth (backend/auth.md) · section refresh-tokens/rotation · L18–38 ===
-//	=== auth (backend/auth.md) · L43–50 ===                             line range
-//	=== empty (empty.md) · empty ===                                    a doc with no body
-func header(c *chunk) string {
-	name := c.doc.Name()
-	switch {
-	case c.kind == sectionChunk:
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.section, domain.LineSpan(c.from, c.to))
-	case c.kind == linesChunk && c.cutSection != "":
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.cutSection, domain.LineSpan(c.from, c.to))
-	case c.kind == linesChunk:
-		return fmt.Sprintf("=== %s · %s ===", name, domain.LineSpan(c.from, c.to))
-	case c.from > c.to:
-		return fmt.Sprintf("=== %s · empty ===", name)
-	default:
-		return fmt.Sprintf("=== %s · %s ===", name, domain.LineSpan(c.from, c.to))
-	}
-}
-
 // renderChunk renders one chunk: its header, then each run of lines new to
 // the call, with a marker where lines returned earlier are skipped.
-func (g *getCall) renderChunk(ctx context.Context, ci int, c *chunk) (*renderedChunk, error) {
+func (g *getCall) renderChunk(ctx context.Context, ci int, c *domain.Chunk) (*renderedChunk, error) {
 	r := &renderedChunk{}
 	var w partWriter
-	w.line(header(c))
+	w.line(c.Header())
 	local := map[string]int{}
-	for i := 0; i < len(c.segments); {
-		s := c.segments[i]
-		if s.owner == ci {
-			if err := g.renderRun(ctx, &w, r, c, s.from, s.to, local); err != nil {
+	for i := 0; i < len(c.Segments); {
+		s := c.Segments[i]
+		if s.Owner == ci {
+			if err := g.renderRun(ctx, &w, r, c, s.From, s.To, local); err != nil {
 				return nil, err
 			}
 			i++
@@ -684,19 +473,19 @@ func (g *getCall) renderChunk(ctx context.Context, ci int, c *chunk) (*renderedC
 		}
 		j := i
 		var owners []string
-		for ; j < len(c.segments) && c.segments[j].owner != ci; j++ {
-			o := fmt.Sprintf("select[%d]", g.chunks[c.segments[j].owner].sel)
+		for ; j < len(c.Segments) && c.Segments[j].Owner != ci; j++ {
+			o := fmt.Sprintf("select[%d]", g.chunks[c.Segments[j].Owner].Sel)
 			if !contains(owners, o) {
 				owners = append(owners, o)
 			}
 		}
-		w.line(fmt.Sprintf("[%s already returned above (%s)]", domain.LineSpan(s.from, c.segments[j-1].to), strings.Join(owners, ", ")))
-		g.mark(r, c.segments[j-1].to, w.n, false)
+		w.line(fmt.Sprintf("[%s already returned above (%s)]", domain.LineSpan(s.From, c.Segments[j-1].To), strings.Join(owners, ", ")))
+		g.mark(r, c.Segments[j-1].To, w.n, false)
 		i = j
 	}
 	w.flush()
 	r.parts = w.parts
-	if t, ok := indexTokens(ci, c); ok {
+	if t, ok := c.IndexTokens(ci); ok {
 		r.tokens = t
 	} else {
 		r.tokens = domain.EstimateTokens(int64(textBytes(r.parts)))
@@ -704,39 +493,12 @@ func (g *getCall) renderChunk(ctx context.Context, ci int, c *chunk) (*renderedC
 	return r, nil
 }
 
-// indexTokens is the index's token figure for a whole doc returned whole.
-func indexTokens(ci int, c *chunk) (int, bool) {
-	if c.kind != wholeDoc || !c.doc.Doc.HasTokens {
-		return 0, false
-	}
-	for _, s := range c.segments {
-		if s.owner != ci {
-			return 0, false
-		}
-	}
-	return c.doc.Doc.Tokens, true
-}
-
-// estimate is a left-out chunk's token figure, without rendering it.
-func (g *getCall) estimate(ci int, c *chunk) int {
-	if t, ok := indexTokens(ci, c); ok {
-		return t
-	}
-	n := len(header(c)) + 1
-	for _, s := range c.segments {
-		if s.owner == ci {
-			n += c.doc.BytesOf(s.from, s.to)
-		}
-	}
-	return domain.EstimateTokens(int64(n))
-}
-
 // renderRun writes lines a..b of a chunk's doc: verbatim, with fences
 // re-balanced where the run cuts a code block, or with each code block
 // replaced by a placeholder when code is omitted; images after their line.
-func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk, c *chunk, a, b int, local map[string]int) error {
-	dt := c.doc
-	if !c.code {
+func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk, c *domain.Chunk, a, b int, local map[string]int) error {
+	dt := c.Doc
+	if !c.Code {
 		for k := a; k <= b; {
 			if blk := dt.BlockAt(k); blk != nil {
 				w.line(domain.CodePlaceholder(blk))
@@ -771,20 +533,20 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 
 // renderStubs writes what stands after line k for each image stub on it:
 // the image, or a one-line placeholder that says why it is not there.
-func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChunk, c *chunk, k int, local map[string]int) error {
-	dt := c.doc
+func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChunk, c *domain.Chunk, k int, local map[string]int) error {
+	dt := c.Doc
 	for _, id := range dt.StubsAt(k) {
 		img, why := g.image(ctx, id)
 		if why != "" {
 			w.line(fmt.Sprintf("[image unknown: %s (see Notes)]", id))
-			r.notes = append(r.notes, domain.SelNote{Sel: c.sel, Text: fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.sel, id, dt.Name(), k, why)})
+			r.notes = append(r.notes, domain.SelNote{Sel: c.Sel, Text: fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.Sel, id, dt.Name(), k, why)})
 			continue
 		}
 		label := id
 		if caption := domain.OneLine(img.Caption, 200); caption != "" {
 			label += " — " + caption
 		}
-		if !c.images {
+		if !c.Images {
 			w.line("[image omitted: " + label + "]")
 			continue
 		}
@@ -807,13 +569,13 @@ func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChu
 			continue
 		case err != nil:
 			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
-			r.notes = append(r.notes, domain.SelNote{Sel: c.sel, Text: fmt.Sprintf("select[%d]: %s: %s", c.sel, where, imageProblem(err))})
+			r.notes = append(r.notes, domain.SelNote{Sel: c.Sel, Text: fmt.Sprintf("select[%d]: %s: %s", c.Sel, where, imageProblem(err))})
 			continue
 		}
 		mime := imageMIME(data)
 		if !strings.HasPrefix(mime, "image/") {
 			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
-			r.notes = append(r.notes, domain.SelNote{Sel: c.sel, Text: fmt.Sprintf("select[%d]: %s: not an image (its bytes read as %s)", c.sel, where, mime)})
+			r.notes = append(r.notes, domain.SelNote{Sel: c.Sel, Text: fmt.Sprintf("select[%d]: %s: not an image (its bytes read as %s)", c.Sel, where, mime)})
 			continue
 		}
 		w.image(&ImagePart{ID: id, Caption: img.Caption, File: firstNonEmpty(img.Path, img.File), MIME: mime, Data: data})
@@ -889,14 +651,14 @@ func (g *getCall) answer() Answer {
 	var w partWriter
 	wrote := false
 	for _, c := range g.chunks {
-		if c.state != kept {
+		if c.State != domain.Kept {
 			continue
 		}
 		if wrote {
 			w.line("")
 		}
 		wrote = true
-		for _, p := range c.rendered.parts {
+		for _, p := range g.rendered[c].parts {
 			w.add(p)
 		}
 	}
@@ -914,34 +676,6 @@ func (g *getCall) answer() Answer {
 	return Answer{Parts: w.parts}
 }
 
-// describe names a chunk for the overlap notice:
-// "auth, whole doc", "auth § login-flow, L5–13", "auth, lines L43–50",
-// "root backend: auth, whole doc", "auth, whole doc, cut after L12".
-func describe(c *chunk) string {
-	if c.cutTo > 0 {
-		return asked(c) + fmt.Sprintf(", cut after L%d", c.cutTo)
-	}
-	return asked(c)
-}
-
-// asked names what a chunk's selector asked for, whether or not it was cut.
-func asked(c *chunk) string {
-	var b strings.Builder
-	if c.root != nil {
-		fmt.Fprintf(&b, "root %s: ", domain.FolderName(*c.root))
-	}
-	b.WriteString(c.doc.Doc.ID)
-	switch c.kind {
-	case wholeDoc:
-		b.WriteString(", whole doc")
-	case sectionChunk:
-		fmt.Fprintf(&b, " § %s, %s", c.section, domain.LineSpan(c.from, c.to))
-	case linesChunk:
-		fmt.Fprintf(&b, ", lines %s", domain.LineSpan(c.from, c.to))
-	}
-	return b.String()
-}
-
 // writeOverlaps writes one line per pair of overlapping chunks, where the
 // earlier one is in the answer:
 //
@@ -952,37 +686,37 @@ func asked(c *chunk) string {
 func (g *getCall) writeOverlaps(b *strings.Builder) {
 	var lines []string
 	for ci, c := range g.chunks {
-		if c.state != kept && c.state != covered {
+		if c.State != domain.Kept && c.State != domain.Covered {
 			continue
 		}
 		var owners []int
-		ranges := map[int][]segment{}
-		for _, s := range c.segments {
-			if s.owner == ci || g.chunks[s.owner].state != kept {
+		ranges := map[int][]domain.Segment{}
+		for _, s := range c.Segments {
+			if s.Owner == ci || g.chunks[s.Owner].State != domain.Kept {
 				continue
 			}
 			// Lines past a cut were not returned, by either chunk.
-			for _, cutTo := range []int{c.cutTo, g.chunks[s.owner].cutTo} {
+			for _, cutTo := range []int{c.CutTo, g.chunks[s.Owner].CutTo} {
 				if cutTo > 0 {
-					s.to = min(s.to, cutTo)
+					s.To = min(s.To, cutTo)
 				}
 			}
-			if s.from > s.to {
+			if s.From > s.To {
 				continue
 			}
-			if _, ok := ranges[s.owner]; !ok {
-				owners = append(owners, s.owner)
+			if _, ok := ranges[s.Owner]; !ok {
+				owners = append(owners, s.Owner)
 			}
-			ranges[s.owner] = append(ranges[s.owner], s)
+			ranges[s.Owner] = append(ranges[s.Owner], s)
 		}
 		for _, o := range owners {
 			owner := g.chunks[o]
 			var spans []string
 			for _, s := range ranges[o] {
-				spans = append(spans, domain.LineSpan(s.from, s.to))
+				spans = append(spans, domain.LineSpan(s.From, s.To))
 			}
 			lines = append(lines, fmt.Sprintf("select[%d] (%s) overlaps select[%d] (%s): %s already returned in select[%d]'s chunk%s",
-				c.sel, describe(c), owner.sel, describe(owner), strings.Join(spans, ", "), owner.sel, settingsDiff(owner, c, ranges[o])))
+				c.Sel, c.Describe(), owner.Sel, owner.Describe(), strings.Join(spans, ", "), owner.Sel, settingsDiff(owner, c, ranges[o])))
 		}
 	}
 	if len(lines) == 0 {
@@ -998,26 +732,26 @@ func (g *getCall) writeOverlaps(b *strings.Builder) {
 
 // settingsDiff says how overlapping lines were returned when the earlier
 // chunk's settings differ from the later one's where it matters.
-func settingsDiff(owner, c *chunk, segs []segment) string {
+func settingsDiff(owner, c *domain.Chunk, segs []domain.Segment) string {
 	anyIn := func(has func(from, to int) bool) bool {
 		for _, s := range segs {
-			if has(s.from, s.to) {
+			if has(s.From, s.To) {
 				return true
 			}
 		}
 		return false
 	}
 	var how, missing []string
-	if owner.code != c.code && anyIn(c.doc.HasCode) {
-		if owner.code {
+	if owner.Code != c.Code && anyIn(c.Doc.HasCode) {
+		if owner.Code {
 			how = append(how, "with code blocks (include_code=true)")
 		} else {
 			how = append(how, "with code blocks omitted (include_code=false)")
 			missing = append(missing, "code blocks")
 		}
 	}
-	if owner.images != c.images && anyIn(c.doc.HasStubs) {
-		if owner.images {
+	if owner.Images != c.Images && anyIn(c.Doc.HasStubs) {
+		if owner.Images {
 			how = append(how, "with images (include_images=true)")
 		} else {
 			how = append(how, "with images omitted (include_images=false)")
@@ -1036,8 +770,8 @@ func settingsDiff(owner, c *chunk, segs []segment) string {
 
 // leftItem is one ready-to-send selector of the Left out block.
 type leftItem struct {
-	sel    domain.Selector
-	from   int // the select index it came from
+	Sel    domain.Selector
+	From   int // the select index it came from
 	tokens int
 	why    string // said after the selector: the rest of a cut chunk
 }
@@ -1057,15 +791,15 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 	total, chunks := 0, 0
 	for ci := 0; ci < len(g.chunks); ci++ {
 		c := g.chunks[ci]
-		if c.state == kept && c.cutTo > 0 {
+		if c.State == domain.Kept && c.CutTo > 0 {
 			rest := false
-			for _, s := range c.segments {
-				if s.owner != ci || s.to <= c.cutTo {
+			for _, s := range c.Segments {
+				if s.Owner != ci || s.To <= c.CutTo {
 					continue
 				}
-				it := g.linesItem(c, max(s.from, c.cutTo+1), s.to)
+				it := g.linesItem(c, max(s.From, c.CutTo+1), s.To)
 				if !rest {
-					it.why = fmt.Sprintf(": continues select[%d] (%s), cut after L%d to fit max_tokens", c.sel, asked(c), c.cutTo)
+					it.why = fmt.Sprintf(": continues select[%d] (%s), cut after L%d to fit max_tokens", c.Sel, c.Asked(), c.CutTo)
 				}
 				items = append(items, it)
 				rest = true
@@ -1075,48 +809,48 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 			}
 			continue
 		}
-		if c.state != leftOut {
+		if c.State != domain.LeftOut {
 			continue
 		}
-		if c.root != nil {
+		if c.Root != nil {
 			if end, ok := g.wholeRootLeftOut(ci); ok {
-				s := g.withSettings(domain.Selector{Root: *c.root, IsRoot: true}, c)
-				if *c.root == "" {
+				s := g.withSettings(domain.Selector{Root: *c.Root, IsRoot: true}, c)
+				if *c.Root == "" {
 					s.Root = "."
 				}
 				t := 0
 				for _, x := range g.chunks[ci:end] {
-					t += x.tokens
+					t += x.Tokens
 					chunks++
 				}
-				items = append(items, leftItem{sel: s, from: c.sel, tokens: t})
+				items = append(items, leftItem{Sel: s, From: c.Sel, tokens: t})
 				ci = end - 1
 				continue
 			}
 		}
 		chunks++
-		if !c.untrimmed(ci) {
-			for _, s := range c.segments {
-				if s.owner == ci {
-					items = append(items, g.linesItem(c, s.from, s.to))
+		if !c.Untrimmed(ci) {
+			for _, s := range c.Segments {
+				if s.Owner == ci {
+					items = append(items, g.linesItem(c, s.From, s.To))
 				}
 			}
 			continue
 		}
 		var sel domain.Selector
-		switch c.kind {
-		case wholeDoc:
-			sel = domain.Selector{Doc: c.doc.Doc.ID}
-		case sectionChunk:
+		switch c.Kind {
+		case domain.WholeDoc:
+			sel = domain.Selector{Doc: c.Doc.Doc.ID}
+		case domain.SectionChunk:
 			if n := len(items); n > 0 && g.mergeSection(&items[n-1], c) {
-				items[n-1].tokens += c.tokens
+				items[n-1].tokens += c.Tokens
 				continue
 			}
-			sel = domain.Selector{Doc: c.doc.Doc.ID, Sections: []string{c.section}}
-		case linesChunk:
-			sel = domain.Selector{Doc: c.doc.Doc.ID, Lines: &domain.LineRange{From: c.from, To: c.to}}
+			sel = domain.Selector{Doc: c.Doc.Doc.ID, Sections: []string{c.Section}}
+		case domain.LinesChunk:
+			sel = domain.Selector{Doc: c.Doc.Doc.ID, Lines: &domain.LineRange{From: c.From, To: c.To}}
 		}
-		items = append(items, leftItem{sel: g.withSettings(sel, c), from: c.sel, tokens: c.tokens})
+		items = append(items, leftItem{Sel: g.withSettings(sel, c), From: c.Sel, tokens: c.Tokens})
 	}
 	if len(items) == 0 {
 		return
@@ -1132,8 +866,8 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 			fmt.Fprintf(b, "- ... and %d more: narrow the selectors or raise max_tokens\n", len(items)-maxLeftItems)
 			break
 		}
-		fmt.Fprintf(b, "- %s (~%d tokens)%s\n", it.sel.JSON(), it.tokens, it.why)
-		all = append(all, it.sel.JSON())
+		fmt.Fprintf(b, "- %s (~%d tokens)%s\n", it.Sel.JSON(), it.tokens, it.why)
+		all = append(all, it.Sel.JSON())
 	}
 	if len(items) > 1 && len(items) <= maxLeftItems {
 		fmt.Fprintf(b, "As one select list: [%s]\n", strings.Join(all, ", "))
@@ -1142,32 +876,22 @@ func (g *getCall) writeLeftOut(b *strings.Builder) {
 
 // linesItem is lines from..to of chunk c as a left-out line range, with
 // the chunk's settings; its figure is what it would cost as its own chunk.
-func (g *getCall) linesItem(c *chunk, from, to int) leftItem {
-	sel := g.withSettings(domain.Selector{Doc: c.doc.Doc.ID, Lines: &domain.LineRange{From: from, To: to}}, c)
-	n := len(fmt.Sprintf("=== %s · %s ===\n", c.doc.Name(), domain.LineSpan(from, to))) + c.doc.BytesOf(from, to)
-	return leftItem{sel: sel, from: c.sel, tokens: domain.EstimateTokens(int64(n))}
-}
-
-// untrimmed reports that no line of the chunk went to an earlier chunk.
-func (c *chunk) untrimmed(self int) bool {
-	for _, s := range c.segments {
-		if s.owner != self {
-			return false
-		}
-	}
-	return true
+func (g *getCall) linesItem(c *domain.Chunk, from, to int) leftItem {
+	sel := g.withSettings(domain.Selector{Doc: c.Doc.Doc.ID, Lines: &domain.LineRange{From: from, To: to}}, c)
+	n := len(fmt.Sprintf("=== %s · %s ===\n", c.Doc.Name(), domain.LineSpan(from, to))) + c.Doc.BytesOf(from, to)
+	return leftItem{Sel: sel, From: c.Sel, tokens: domain.EstimateTokens(int64(n))}
 }
 
 // wholeRootLeftOut reports whether the chunks of the root selector that
 // starts at ci are all left out whole, and where they end.
 func (g *getCall) wholeRootLeftOut(ci int) (int, bool) {
-	sel := g.chunks[ci].sel
-	if ci > 0 && g.chunks[ci-1].sel == sel {
+	sel := g.chunks[ci].Sel
+	if ci > 0 && g.chunks[ci-1].Sel == sel {
 		return 0, false
 	}
 	end := ci
-	for ; end < len(g.chunks) && g.chunks[end].sel == sel; end++ {
-		if g.chunks[end].state != leftOut || !g.chunks[end].untrimmed(end) {
+	for ; end < len(g.chunks) && g.chunks[end].Sel == sel; end++ {
+		if g.chunks[end].State != domain.LeftOut || !g.chunks[end].Untrimmed(end) {
 			return 0, false
 		}
 	}
@@ -1176,23 +900,23 @@ func (g *getCall) wholeRootLeftOut(ci int) (int, bool) {
 
 // mergeSection adds c's section to the previous item when both name
 // sections of the same doc from the same selector.
-func (g *getCall) mergeSection(prev *leftItem, c *chunk) bool {
-	if prev.from != c.sel || prev.sel.Doc != c.doc.Doc.ID || prev.sel.Sections == nil {
+func (g *getCall) mergeSection(prev *leftItem, c *domain.Chunk) bool {
+	if prev.From != c.Sel || prev.Sel.Doc != c.Doc.Doc.ID || prev.Sel.Sections == nil {
 		return false
 	}
-	prev.sel.Sections = append(prev.sel.Sections, c.section)
+	prev.Sel.Sections = append(prev.Sel.Sections, c.Section)
 	return true
 }
 
 // withSettings adds a chunk's effective settings to a selector where they
 // differ from get_documents' defaults (no images, code included), so it
 // asks for the same thing in any call.
-func (g *getCall) withSettings(s domain.Selector, c *chunk) domain.Selector {
-	if c.images {
+func (g *getCall) withSettings(s domain.Selector, c *domain.Chunk) domain.Selector {
+	if c.Images {
 		t := true
 		s.IncludeImages = &t
 	}
-	if !c.code {
+	if !c.Code {
 		f := false
 		s.IncludeCode = &f
 	}
