@@ -251,7 +251,7 @@ func (g *getCall) renderChunks(ctx context.Context) error {
 			return err
 		}
 		c.Tokens = r.tokens
-		if g.budget > 0 && g.used+r.tokens > g.budget {
+		if !(domain.Budget{Max: g.budget, Used: g.used}).Fits(r.tokens) {
 			cut = true
 			part, to, err := g.cutToFit(ctx, ci, c, r)
 			if err != nil {
@@ -288,89 +288,26 @@ func (g *getCall) keep(c *domain.Chunk, r *renderedChunk) {
 }
 
 // cutToFit returns what of chunk ci (r: its whole rendering, over the
-// budget) goes in the answer, and the last line it holds; nil when the
-// chunk is left out whole. It cuts only when at least an eighth of the
-// budget is left, or always when nothing was returned yet: an agent must
-// get something back from any call, or it could never read a doc bigger
-// than the budget. The cut is a line range from the chunk's first line,
-// rendered as a "lines" selector would be (fence repairs, placeholders,
-// markers), measured by its real bytes / 4: the index's figure is for the
-// whole doc, and decided only that it must be cut. So a small file that
-// the index overrates comes back whole, at its bytes / 4. The cut takes as
-// many lines as fit, but ends before a section heading when one starts in
-// the last quarter of the allowance, and never just after a code block's
-// opening fence. When not even one line fits and nothing was returned yet,
-// the first line goes out anyway.
+// budget) goes in the answer, as domain.PlanCut decides, and the last line
+// it holds; nil when the chunk is left out whole.
 func (g *getCall) cutToFit(ctx context.Context, ci int, c *domain.Chunk, r *renderedChunk) (*renderedChunk, int, error) {
-	if c.From > c.To { // an empty doc: nothing to cut
-		if g.keptAny {
-			return nil, 0, nil
-		}
-		return r, c.To, nil
-	}
-	left := g.budget - g.used
-	if g.keptAny && left*8 < g.budget {
+	full := textBytes(r.parts)
+	cut := domain.PlanCut(c, ci, domain.Budget{Max: g.budget, Used: g.used, KeptAny: g.keptAny}, full, r.marks)
+	switch cut.Kind {
+	case domain.CutLeaveOut:
 		return nil, 0, nil
-	}
-	allow := 4 * left // bytes that estimate to at most left tokens
-	if full := textBytes(r.parts); full <= allow {
+	case domain.CutKeepWhole:
+		return r, c.To, nil
+	case domain.CutKeepMeasured:
 		r.tokens = domain.EstimateTokens(int64(full))
 		return r, c.To, nil
 	}
-	firstOwn := 0
-	for _, s := range c.Segments {
-		if s.Owner == ci {
-			firstOwn = s.From
-			break
-		}
-	}
-	headings := map[int]bool{}
-	for _, sec := range c.Doc.Structure.Sections {
-		headings[sec.Start] = true
-	}
-	skip := len(c.Header()) + 1 // the marks count the whole chunk's header
-	smallest, best, atHeading := 0, 0, 0
-	for _, m := range r.marks {
-		if m.line < firstOwn || m.line >= c.To {
-			continue
-		}
-		if smallest == 0 {
-			smallest = m.line
-		}
-		cost := len(c.CutAt(m.line).Header()) + 1 + m.bytes - skip
-		if m.own && c.Code {
-			if blk := c.Doc.BlockAt(m.line); blk != nil && blk.Start == m.line && m.line < blk.End {
-				continue // the block's opening fence alone: an empty block
-			}
-			for _, l := range c.Doc.ClosingRepair(m.line) {
-				cost += len(l) + 1
-			}
-		}
-		if cost > allow {
-			continue // a fence repair may make a cut dearer than a later one
-		}
-		best = m.line
-		if headings[m.line+1] && 4*cost >= 3*allow {
-			atHeading = m.line
-		}
-	}
-	to := best
-	switch {
-	case atHeading > 0:
-		to = atHeading
-	case best == 0 && g.keptAny:
-		return nil, 0, nil
-	case best == 0 && smallest == 0: // one line, or one omitted block: it goes whole
-		return r, c.To, nil
-	case best == 0:
-		to = smallest
-	}
-	part, err := g.renderChunk(ctx, ci, c.CutAt(to))
+	part, err := g.renderChunk(ctx, ci, c.CutAt(cut.To))
 	if err != nil {
 		return nil, 0, err
 	}
 	part.tokens = domain.EstimateTokens(int64(textBytes(part.parts)))
-	return part, to, nil
+	return part, cut.To, nil
 }
 
 // renderedChunk is a chunk's text and images, and what rendering it found:
@@ -382,23 +319,13 @@ type renderedChunk struct {
 	notes  []domain.SelNote
 	sent   []sentImage
 	// marks are the places the chunk could be cut, in line order.
-	marks []lineMark
-}
-
-// lineMark is a place to cut a rendered chunk: after line (with what
-// follows it: image lines, an omitted block's placeholder, a marker), at
-// bytes of text from the chunk's start. Own is false after a marker for
-// lines returned earlier, where no fence needs closing.
-type lineMark struct {
-	line  int
-	bytes int
-	own   bool
+	marks []domain.LineMark
 }
 
 // mark records a place to cut r, when the call has a budget to cut for.
 func (g *getCall) mark(r *renderedChunk, line, bytes int, own bool) {
 	if g.budget > 0 {
-		r.marks = append(r.marks, lineMark{line: line, bytes: bytes, own: own})
+		r.marks = append(r.marks, domain.LineMark{Line: line, Bytes: bytes, Own: own})
 	}
 }
 
