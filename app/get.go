@@ -137,11 +137,7 @@ func capImages(a Answer, max int) Answer {
 			out = append(out, p)
 			continue
 		}
-		label := p.Image.ID
-		if caption := domain.OneLine(p.Image.Caption, 200); caption != "" {
-			label += " — " + caption
-		}
-		line := fmt.Sprintf("[image omitted: %s (this answer already carries %s of images, the limit for one answer: ask for this doc again with include_images)]\n", label, formatBytes(int64(total)))
+		line := domain.ImageOverAnswerLimit(domain.ImageLabel(p.Image.ID, p.Image.Caption), int64(total)) + "\n"
 		if n := len(out); n > 0 && out[n-1].Image == nil {
 			out[n-1].Text += line
 		} else {
@@ -406,7 +402,7 @@ func (g *getCall) renderChunk(ctx context.Context, ci int, c *domain.Chunk) (*re
 				owners = append(owners, o)
 			}
 		}
-		w.line(fmt.Sprintf("[%s already returned above (%s)]", domain.LineSpan(s.From, c.Segments[j-1].To), strings.Join(owners, ", ")))
+		w.line(domain.ReturnedAbove(s.From, c.Segments[j-1].To, owners))
 		g.mark(r, c.Segments[j-1].To, w.n, false)
 		i = j
 	}
@@ -465,24 +461,21 @@ func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChu
 	for _, id := range dt.StubsAt(k) {
 		img, why := g.image(ctx, id)
 		if why != "" {
-			w.line(fmt.Sprintf("[image unknown: %s (see Notes)]", id))
+			w.line(domain.ImageUnknown(id))
 			r.notes = append(r.notes, domain.SelNote{Sel: c.Sel, Text: fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.Sel, id, dt.Name(), k, why)})
 			continue
 		}
-		label := id
-		if caption := domain.OneLine(img.Caption, 200); caption != "" {
-			label += " — " + caption
-		}
+		label := domain.ImageLabel(id, img.Caption)
 		if !c.Images {
-			w.line("[image omitted: " + label + "]")
+			w.line(domain.ImageOmitted(label))
 			continue
 		}
 		if at, ok := local[id]; ok {
-			w.line(fmt.Sprintf("[image %s: shown above, at L%d]", id, at))
+			w.line(domain.ImageShownAbove(id, at))
 			continue
 		}
 		if at, ok := g.sent[dt.Doc.Path][id]; ok {
-			w.line(fmt.Sprintf("[image %s: shown above, at L%d]", id, at))
+			w.line(domain.ImageShownAbove(id, at))
 			continue
 		}
 		data, err := g.lib.images.Read(ctx, id, g.lib.cfg.MaxImageBytes)
@@ -492,16 +485,16 @@ func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChu
 		where := fmt.Sprintf("image '%s' (%s) in %s L%d", id, img.File, dt.Name(), k)
 		switch {
 		case errors.Is(err, domain.ErrTooLarge):
-			w.line(fmt.Sprintf("[image omitted: %s (larger than the %s limit, LIBRARY_MAX_IMAGE_BYTES)]", label, formatBytes(g.lib.cfg.MaxImageBytes)))
+			w.line(domain.ImageTooLarge(label, g.lib.cfg.MaxImageBytes))
 			continue
 		case err != nil:
-			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
+			w.line(domain.ImageUnavailable(label))
 			r.notes = append(r.notes, domain.SelNote{Sel: c.Sel, Text: fmt.Sprintf("select[%d]: %s: %s", c.Sel, where, imageProblem(err))})
 			continue
 		}
 		mime := imageMIME(data)
 		if !strings.HasPrefix(mime, "image/") {
-			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
+			w.line(domain.ImageUnavailable(label))
 			r.notes = append(r.notes, domain.SelNote{Sel: c.Sel, Text: fmt.Sprintf("select[%d]: %s: not an image (its bytes read as %s)", c.Sel, where, mime)})
 			continue
 		}
@@ -556,22 +549,6 @@ func imageMIME(data []byte) string {
 	return mime
 }
 
-// formatBytes writes a byte count as seed 000 does ("5 MB", MB = 2^20).
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	default:
-		return fmt.Sprintf("%d %s", n, domain.Plural(int(n), "byte", "bytes"))
-	}
-}
-
 // answer assembles the kept chunks, separated by blank lines, then the
 // Overlaps, Notes and Left out blocks.
 func (g *getCall) answer() Answer {
@@ -590,7 +567,7 @@ func (g *getCall) answer() Answer {
 		}
 	}
 	if !wrote {
-		w.line("(nothing returned)")
+		w.line(domain.NothingReturned)
 	}
 	// Notes, then the overlap notice (seed 000: "at the end"), then what the
 	// budget left out, which the agent sends next.
