@@ -1,11 +1,8 @@
 package app
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
@@ -99,7 +96,7 @@ func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, err
 	if err != nil {
 		return Answer{}, err
 	}
-	g := &getCall{lib: l, req: req, cat: cat, budget: budget, sent: map[string]map[string]int{}, rendered: map[*domain.Chunk]*renderedChunk{}}
+	g := &getCall{lib: l, req: req, cat: cat, budget: domain.Budget{Max: budget}, sent: map[string]map[string]int{}, rendered: map[*domain.Chunk]*renderedChunk{}}
 	targets, notes := domain.ResolveTargets(cat, req.Select)
 	g.notes = append(g.notes, notes...)
 	if err := g.openTargets(ctx, targets); err != nil {
@@ -113,48 +110,13 @@ func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, err
 	return capImages(g.answer(), MaxAnswerImageBytes), nil
 }
 
-// MaxAnswerImageBytes bounds the image bytes of one get_documents answer:
-// the text budget does not count images, and a root of docs sharing large
-// diagrams could otherwise send tens of megabytes in one result.
-const MaxAnswerImageBytes = 10 << 20
-
-// capImages keeps images in answer order while their bytes fit in max and
-// turns the rest into one-line placeholders where they stood, saying why.
-func capImages(a Answer, max int) Answer {
-	total := 0
-	var out []Part
-	for _, p := range a.Parts {
-		if p.Image == nil {
-			if n := len(out); n > 0 && out[n-1].Image == nil {
-				out[n-1].Text += p.Text
-				continue
-			}
-			out = append(out, p)
-			continue
-		}
-		if total+len(p.Image.Data) <= max {
-			total += len(p.Image.Data)
-			out = append(out, p)
-			continue
-		}
-		line := domain.ImageOverAnswerLimit(domain.ImageLabel(p.Image.ID, p.Image.Caption), int64(total)) + "\n"
-		if n := len(out); n > 0 && out[n-1].Image == nil {
-			out[n-1].Text += line
-		} else {
-			out = append(out, Part{Text: line})
-		}
-	}
-	a.Parts = out
-	return a
-}
-
 // getCall is the state of one get_documents call. Nothing outlives it:
 // separate calls remember nothing of each other.
 type getCall struct {
 	lib    *Library
 	req    GetRequest
 	cat    *domain.Catalog
-	budget int
+	budget domain.Budget // the budget and what the kept chunks used of it
 
 	docs     map[string]*docText // opened docs by path
 	chunks   []*domain.Chunk
@@ -167,9 +129,7 @@ type getCall struct {
 
 	// sent records, per doc path, the images sent in this call and the
 	// line of the stub they were sent at.
-	sent    map[string]map[string]int
-	used    int  // tokens of the kept chunks
-	keptAny bool // a chunk is in the answer (its figure may be 0)
+	sent map[string]map[string]int
 }
 
 func (g *getCall) note(sel int, format string, args ...any) {
@@ -247,7 +207,7 @@ func (g *getCall) renderChunks(ctx context.Context) error {
 			return err
 		}
 		c.Tokens = r.tokens
-		if !(domain.Budget{Max: g.budget, Used: g.used}).Fits(r.tokens) {
+		if !g.budget.Fits(r.tokens) {
 			cut = true
 			part, to, err := g.cutToFit(ctx, ci, c, r)
 			if err != nil {
@@ -272,8 +232,8 @@ func (g *getCall) keep(c *domain.Chunk, r *renderedChunk) {
 	c.State = domain.Kept
 	g.rendered[c] = r
 	r.marks = nil // only a chunk over the budget is cut
-	g.used += r.tokens
-	g.keptAny = true
+	g.budget.Used += r.tokens
+	g.budget.KeptAny = true
 	for _, s := range r.sent {
 		if g.sent[c.Doc.Doc.Path] == nil {
 			g.sent[c.Doc.Doc.Path] = map[string]int{}
@@ -288,7 +248,7 @@ func (g *getCall) keep(c *domain.Chunk, r *renderedChunk) {
 // it holds; nil when the chunk is left out whole.
 func (g *getCall) cutToFit(ctx context.Context, ci int, c *domain.Chunk, r *renderedChunk) (*renderedChunk, int, error) {
 	full := textBytes(r.parts)
-	cut := domain.PlanCut(c, ci, domain.Budget{Max: g.budget, Used: g.used, KeptAny: g.keptAny}, full, r.marks)
+	cut := domain.PlanCut(c, ci, g.budget, full, r.marks)
 	switch cut.Kind {
 	case domain.CutLeaveOut:
 		return nil, 0, nil
@@ -304,249 +264,6 @@ func (g *getCall) cutToFit(ctx context.Context, ci int, c *domain.Chunk, r *rend
 	}
 	part.tokens = domain.EstimateTokens(int64(textBytes(part.parts)))
 	return part, cut.To, nil
-}
-
-// renderedChunk is a chunk's text and images, and what rendering it found:
-// notes (unknown images...) and the images it sent. They count only if the
-// chunk is kept.
-type renderedChunk struct {
-	parts  []Part
-	tokens int
-	notes  []domain.SelNote
-	sent   []sentImage
-	// marks are the places the chunk could be cut, in line order.
-	marks []domain.LineMark
-}
-
-// mark records a place to cut r, when the call has a budget to cut for.
-func (g *getCall) mark(r *renderedChunk, line, bytes int, own bool) {
-	if g.budget > 0 {
-		r.marks = append(r.marks, domain.LineMark{Line: line, Bytes: bytes, Own: own})
-	}
-}
-
-type sentImage struct {
-	id   string
-	line int
-}
-
-// partWriter builds parts, merging adjacent text.
-type partWriter struct {
-	parts []Part
-	buf   strings.Builder
-	n     int // bytes of text written
-}
-
-func (w *partWriter) line(s string) {
-	w.buf.WriteString(s)
-	w.buf.WriteByte('\n')
-	w.n += len(s) + 1
-}
-
-func (w *partWriter) lineBytes(b []byte) {
-	w.buf.Write(b)
-	w.buf.WriteByte('\n')
-	w.n += len(b) + 1
-}
-
-func (w *partWriter) image(img *ImagePart) {
-	w.flush()
-	w.parts = append(w.parts, Part{Image: img})
-}
-
-func (w *partWriter) add(p Part) {
-	if p.Image != nil {
-		w.image(p.Image)
-		return
-	}
-	w.buf.WriteString(p.Text)
-	w.n += len(p.Text)
-}
-
-func (w *partWriter) flush() {
-	if w.buf.Len() > 0 {
-		w.parts = append(w.parts, Part{Text: w.buf.String()})
-		w.buf.Reset()
-	}
-}
-
-func textBytes(parts []Part) int {
-	n := 0
-	for _, p := range parts {
-		n += len(p.Text)
-	}
-	return n
-}
-
-// renderChunk renders one chunk: its header, then each run of lines new to
-// the call, with a marker where lines returned earlier are skipped.
-func (g *getCall) renderChunk(ctx context.Context, ci int, c *domain.Chunk) (*renderedChunk, error) {
-	r := &renderedChunk{}
-	var w partWriter
-	w.line(c.Header())
-	local := map[string]int{}
-	for i := 0; i < len(c.Segments); {
-		s := c.Segments[i]
-		if s.Owner == ci {
-			if err := g.renderRun(ctx, &w, r, c, s.From, s.To, local); err != nil {
-				return nil, err
-			}
-			i++
-			continue
-		}
-		j := i
-		var owners []string
-		for ; j < len(c.Segments) && c.Segments[j].Owner != ci; j++ {
-			o := fmt.Sprintf("select[%d]", g.chunks[c.Segments[j].Owner].Sel)
-			if !contains(owners, o) {
-				owners = append(owners, o)
-			}
-		}
-		w.line(domain.ReturnedAbove(s.From, c.Segments[j-1].To, owners))
-		g.mark(r, c.Segments[j-1].To, w.n, false)
-		i = j
-	}
-	w.flush()
-	r.parts = w.parts
-	if t, ok := c.IndexTokens(ci); ok {
-		r.tokens = t
-	} else {
-		r.tokens = domain.EstimateTokens(int64(textBytes(r.parts)))
-	}
-	return r, nil
-}
-
-// renderRun writes lines a..b of a chunk's doc: verbatim, with fences
-// re-balanced where the run cuts a code block, or with each code block
-// replaced by a placeholder when code is omitted; images after their line.
-func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk, c *domain.Chunk, a, b int, local map[string]int) error {
-	dt := c.Doc
-	if !c.Code {
-		for k := a; k <= b; {
-			if blk := dt.BlockAt(k); blk != nil {
-				w.line(domain.CodePlaceholder(blk))
-				k = min(blk.End, b) + 1
-				g.mark(r, k-1, w.n, true)
-				continue
-			}
-			w.lineBytes(dt.Line(k))
-			if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
-				return err
-			}
-			g.mark(r, k, w.n, true)
-			k++
-		}
-		return nil
-	}
-	for _, l := range dt.OpeningRepair(a) {
-		w.line(l)
-	}
-	for k := a; k <= b; k++ {
-		w.lineBytes(dt.Line(k))
-		if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
-			return err
-		}
-		g.mark(r, k, w.n, true)
-	}
-	for _, l := range dt.ClosingRepair(b) {
-		w.line(l)
-	}
-	return nil
-}
-
-// renderStubs writes what stands after line k for each image stub on it:
-// the image, or a one-line placeholder that says why it is not there.
-func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChunk, c *domain.Chunk, k int, local map[string]int) error {
-	dt := c.Doc
-	for _, id := range dt.StubsAt(k) {
-		img, why := g.image(ctx, id)
-		if why != "" {
-			w.line(domain.ImageUnknown(id))
-			r.notes = append(r.notes, domain.SelNote{Sel: c.Sel, Text: fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.Sel, id, dt.Name(), k, why)})
-			continue
-		}
-		label := domain.ImageLabel(id, img.Caption)
-		if !c.Images {
-			w.line(domain.ImageOmitted(label))
-			continue
-		}
-		if at, ok := local[id]; ok {
-			w.line(domain.ImageShownAbove(id, at))
-			continue
-		}
-		if at, ok := g.sent[dt.Doc.Path][id]; ok {
-			w.line(domain.ImageShownAbove(id, at))
-			continue
-		}
-		data, err := g.lib.images.Read(ctx, id, g.lib.cfg.MaxImageBytes)
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		where := fmt.Sprintf("image '%s' (%s) in %s L%d", id, img.File, dt.Name(), k)
-		switch {
-		case errors.Is(err, domain.ErrTooLarge):
-			w.line(domain.ImageTooLarge(label, g.lib.cfg.MaxImageBytes))
-			continue
-		case err != nil:
-			w.line(domain.ImageUnavailable(label))
-			r.notes = append(r.notes, domain.SelNote{Sel: c.Sel, Text: fmt.Sprintf("select[%d]: %s: %s", c.Sel, where, imageProblem(err))})
-			continue
-		}
-		mime := imageMIME(data)
-		if !strings.HasPrefix(mime, "image/") {
-			w.line(domain.ImageUnavailable(label))
-			r.notes = append(r.notes, domain.SelNote{Sel: c.Sel, Text: fmt.Sprintf("select[%d]: %s: not an image (its bytes read as %s)", c.Sel, where, mime)})
-			continue
-		}
-		w.image(&ImagePart{ID: id, Caption: img.Caption, File: firstNonEmpty(img.Path, img.File), MIME: mime, Data: data})
-		local[id] = k
-		r.sent = append(r.sent, sentImage{id: id, line: k})
-	}
-	return nil
-}
-
-// image looks id up in the image index (read once per call); why says why
-// it cannot be found.
-func (g *getCall) image(ctx context.Context, id string) (domain.Image, string) {
-	if g.lib.images == nil {
-		return domain.Image{}, "the library has no image index"
-	}
-	if !g.imagesLoaded {
-		g.imagesLoaded = true
-		g.images, g.imagesErr = g.lib.images.Images(ctx)
-	}
-	if g.imagesErr != nil {
-		return domain.Image{}, fmt.Sprintf("the image index cannot be read: %v", g.imagesErr)
-	}
-	img, ok := g.images[id]
-	if !ok {
-		return domain.Image{}, "not in the image index"
-	}
-	return img, ""
-}
-
-func imageProblem(err error) string {
-	switch {
-	case errors.Is(err, domain.ErrRefused):
-		return fmt.Sprintf("refused: %v", err)
-	case errors.Is(err, domain.ErrNotFound):
-		return "file not found"
-	default:
-		return fmt.Sprintf("unreadable: %v", err)
-	}
-}
-
-// imageMIME sniffs an image's type from its bytes; SVG, which the sniffer
-// reads as XML or text, is recognised by its root element.
-func imageMIME(data []byte) string {
-	mime, _, _ := strings.Cut(http.DetectContentType(data), ";")
-	if !strings.HasPrefix(mime, "image/") && (strings.HasPrefix(mime, "text/") || mime == "application/xml") {
-		head := data[:min(len(data), 1024)]
-		if bytes.Contains(bytes.ToLower(head), []byte("<svg")) {
-			return "image/svg+xml"
-		}
-	}
-	return mime
 }
 
 // answer assembles the kept chunks, separated by blank lines, then the
@@ -574,7 +291,7 @@ func (g *getCall) answer() Answer {
 	var tail strings.Builder
 	domain.WriteNotes(&tail, domain.NoteTexts(g.notes))
 	domain.WriteOverlaps(&tail, g.chunks)
-	domain.WriteLeftOut(&tail, g.chunks, g.budget, g.used)
+	domain.WriteLeftOut(&tail, g.chunks, g.budget.Max, g.budget.Used)
 	w.buf.WriteString(tail.String())
 	w.flush()
 	return Answer{Parts: w.parts}
