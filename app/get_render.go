@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
@@ -100,7 +101,7 @@ func (g *getCall) renderChunk(ctx context.Context, ci int, c *domain.Chunk) (*re
 		var owners []string
 		for ; j < len(c.Segments) && c.Segments[j].Owner != ci; j++ {
 			o := fmt.Sprintf("select[%d]", g.chunks[c.Segments[j].Owner].Sel)
-			if !contains(owners, o) {
+			if !slices.Contains(owners, o) {
 				owners = append(owners, o)
 			}
 		}

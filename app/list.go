@@ -278,12 +278,3 @@ func folderLess(a, b string) bool {
 	}
 	return len(as) < len(bs)
 }
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
-}
