@@ -54,6 +54,9 @@ func RunEval(ctx context.Context, engine *app.Engine, args []string, stdout, std
 	}
 	report := app.RunEvalQuestions(ctx, questions, answer)
 	fmt.Fprint(stdout, report.Text())
+	if *fixture == "" {
+		fmt.Fprint(stdout, report.RetrievalText())
+	}
 	if !report.OK() {
 		return 1
 	}
