@@ -339,6 +339,9 @@ func proseNames(line string, ln int, add func(Name)) {
 			add(Name{Kind: NameConfigKey, Name: code, Line: ln})
 		}
 	}
+	if !mayHoldPath(line) {
+		return
+	}
 	for _, m := range reFilePath.FindAllStringSubmatchIndex(line, 32) {
 		p := line[m[2]:m[3]]
 		ext := strings.ToLower(line[m[4]:m[5]])
@@ -349,6 +352,17 @@ func proseNames(line string, ln int, add func(Name)) {
 			add(Name{Kind: NameFile, Name: p, Line: ln})
 		}
 	}
+}
+
+// mayHoldPath is the cheap test before reFilePath: a file path has a '/'
+// or a '.' followed by a letter (an extension), which most prose lacks.
+func mayHoldPath(line string) bool {
+	for i := 0; i < len(line); i++ {
+		if c := line[i]; c == '/' || c == '.' && i+1 < len(line) && (line[i+1]|0x20 >= 'a' && line[i+1]|0x20 <= 'z') {
+			return true
+		}
+	}
+	return false
 }
 
 func isFileName(s string) bool {

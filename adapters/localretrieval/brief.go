@@ -63,7 +63,14 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 		}
 		d.secs = append(d.secs, s)
 	}
-	missing, err := e.missingTerms(ctx, task)
+	var shownPaths []string
+	for i, d := range docs {
+		if i == briefDocs {
+			break
+		}
+		shownPaths = append(shownPaths, d.doc.Path)
+	}
+	missing, err := e.missingTerms(ctx, task, shownPaths)
 	if err != nil {
 		return domain.EngineAnswer{}, err
 	}
@@ -146,10 +153,24 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 }
 
 // missingTerms are the task's words that no section of the library
-// matches (each searched alone, stemmed as the index stems).
-func (e *Engine) missingTerms(ctx context.Context, task string) ([]string, error) {
+// matches (each searched alone, stemmed as the index stems). A word found
+// in the text of one of the docs already shown is there: only the others
+// are searched for, and those are rare by then, so their searches are short.
+func (e *Engine) missingTerms(ctx context.Context, task string, shown []string) ([]string, error) {
+	var text strings.Builder
+	for _, p := range shown {
+		ent, err := e.ix.Entry(ctx, p)
+		if err != nil {
+			continue
+		}
+		text.WriteString(strings.ToLower(ent.Doc.Title + "\n" + string(ent.Content)))
+	}
+	known := text.String()
 	var missing []string
 	for _, t := range queryTerms(task, briefTermChecks) {
+		if startsAWord(known, stem(t)) {
+			continue
+		}
 		hits, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: t, Limit: 1})
 		if err != nil {
 			return nil, fmt.Errorf("index ranked search: %w", err)

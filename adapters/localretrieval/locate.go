@@ -97,12 +97,14 @@ func (e *Engine) locateCandidates(ctx context.Context, query string, limit int) 
 		}
 	}
 	want := limit * 3
+	exactFound := false
 	names := func(text string, exact, partial float64) error {
 		hits, err := e.ix.Names(ctx, text, want)
 		if err != nil {
 			return fmt.Errorf("index names: %w", err)
 		}
 		for i, n := range hits {
+			exactFound = exactFound || n.Exact
 			score := partial - float64(i)/float64(want+1) - lengthPenalty(n.Name.Name, text)
 			if n.Exact {
 				score = exact - float64(i)/float64(want+1)
@@ -115,13 +117,19 @@ func (e *Engine) locateCandidates(ctx context.Context, query string, limit int) 
 		return nil, err
 	}
 	words := queryTerms(query, 8)
+	// The query's words spelled as code, and the code-like words in it,
+	// only when the query itself names nothing exactly: each is one more
+	// scan of the names.
 	for _, v := range identifierVariants(words) {
+		if exactFound {
+			break
+		}
 		if err := names(v, scoreExactWords, scorePartial-50); err != nil {
 			return nil, err
 		}
 	}
 	for _, id := range identifiersIn(query) {
-		if id != query {
+		if id != query && !exactFound {
 			if err := names(id, scoreExactWords+20, scorePartial-20); err != nil {
 				return nil, err
 			}
@@ -130,8 +138,12 @@ func (e *Engine) locateCandidates(ctx context.Context, query string, limit int) 
 	if err := e.entryCandidates(ctx, query, words, add); err != nil {
 		return nil, err
 	}
-	if err := e.rankedCandidates(ctx, query, words, add); err != nil {
-		return nil, err
+	// A name (one word) found exactly needs no ranked search: that search
+	// is for questions in words.
+	if !exactFound || len(strings.Fields(query)) > 1 {
+		if err := e.rankedCandidates(ctx, query, words, add); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]locateCand, 0, len(best))
 	for _, c := range best {
@@ -163,7 +175,7 @@ func lengthPenalty(name, query string) float64 {
 // entryCandidates: docs named by the query (id, path, file name or
 // title), as catalog entries with what they link to.
 func (e *Engine) entryCandidates(ctx context.Context, query string, words []string, add func(domain.Hit, float64)) error {
-	cat, err := e.catalog(ctx)
+	docs, err := e.lowerDocs(ctx)
 	if err != nil {
 		return err
 	}
@@ -174,17 +186,14 @@ func (e *Engine) entryCandidates(ctx context.Context, query string, words []stri
 		score float64
 	}
 	var matches []match
-	for _, d := range cat.Docs {
-		id := strings.ToLower(d.ID)
-		base := strings.TrimSuffix(d.Path[strings.LastIndexByte(d.Path, '/')+1:], ".md")
-		title := strings.ToLower(d.Title)
+	for _, d := range docs {
 		switch {
-		case id == low || strings.ToLower(d.Path) == low || strings.ToLower(base) == low || title == low:
-			matches = append(matches, match{d, scoreExact})
-		case joined != "" && (strings.ToLower(base) == joined || strings.HasSuffix(id, "/"+joined)):
-			matches = append(matches, match{d, scoreExactWords})
-		case len(low) >= 3 && (strings.Contains(id, low) || strings.Contains(title, low)):
-			matches = append(matches, match{d, scorePartial - lengthPenalty(id, low)})
+		case d.id == low || d.path == low || d.base == low || d.title == low:
+			matches = append(matches, match{d.doc, scoreExact})
+		case joined != "" && (d.base == joined || strings.HasSuffix(d.id, "/"+joined)):
+			matches = append(matches, match{d.doc, scoreExactWords})
+		case len(low) >= 3 && (strings.Contains(d.id, low) || strings.Contains(d.title, low)):
+			matches = append(matches, match{d.doc, scorePartial - lengthPenalty(d.id, low)})
 		}
 	}
 	sort.SliceStable(matches, func(i, j int) bool { return matches[i].score > matches[j].score })

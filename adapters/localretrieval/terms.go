@@ -3,6 +3,7 @@ package localretrieval
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Words of a query that say nothing about what is asked for.
@@ -59,30 +60,43 @@ func termScore(terms []string, text string) float64 {
 	low := strings.ToLower(text)
 	n := 0
 	for _, t := range terms {
-		if strings.Contains(low, stem(t)) {
+		if startsAWord(low, stem(t)) {
 			n++
 		}
 	}
 	return float64(n) / float64(len(terms))
 }
 
-// identifierVariants are the ways code might spell a phrase of words:
-// "auth middleware" as auth_middleware, auth-middleware, authMiddleware,
-// AuthMiddleware and authmiddleware.
+// startsAWord reports whether prefix occurs in text at the start of a word
+// ("rate" in "rate limits", not in "migrate").
+func startsAWord(text, prefix string) bool {
+	for from := 0; ; {
+		i := strings.Index(text[from:], prefix)
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		if at == 0 {
+			return true
+		}
+		r, _ := utf8.DecodeLastRuneInString(text[:at])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return true
+		}
+		from = at + 1
+	}
+}
+
+// identifierVariants are the ways code might spell a phrase of two to
+// four words: "auth middleware" as auth_middleware, auth-middleware and
+// authmiddleware (names match ignoring case, so the last is also
+// authMiddleware and AuthMiddleware). A longer phrase is a question, not a
+// name.
 func identifierVariants(words []string) []string {
-	if len(words) < 2 || len(words) > 5 {
+	if len(words) < 2 || len(words) > 4 {
 		return nil
 	}
-	camel := words[0]
-	pascal := ""
-	for i, w := range words {
-		up := strings.ToUpper(w[:1]) + w[1:]
-		pascal += up
-		if i > 0 {
-			camel += up
-		}
-	}
-	return []string{strings.Join(words, "_"), strings.Join(words, "-"), camel, pascal, strings.Join(words, "")}
+	return []string{strings.Join(words, "_"), strings.Join(words, "-"), strings.Join(words, "")}
 }
 
 // identifiersIn returns the words of s that look like code: with '_', '.',
