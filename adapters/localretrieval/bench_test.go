@@ -124,3 +124,32 @@ func BenchmarkBrief(b *testing.B) {
 		return err
 	})
 }
+
+// The Selective benchmarks ask with the generator's planted words
+// (bench_terms.json: quillwort in 3 docs, lanthanide in 100), as a real
+// question names its subject; the others use the generator's common
+// vocabulary, in thousands of docs: the ranked search's worst case.
+
+func BenchmarkLocateSelective(b *testing.B) {
+	e := benchEngine(b)
+	loop(b, func() error {
+		_, err := e.Locate(ctx, domain.LocateQuery{Query: "quillwort lanthanide", Limit: 10, Tags: benchTags})
+		return err
+	})
+}
+
+func BenchmarkAskSelective(b *testing.B) {
+	e := benchEngine(b)
+	loop(b, func() error {
+		_, err := e.Ask(ctx, domain.AskQuery{Query: "where is quillwort mentioned with lanthanide?", Tags: benchTags})
+		return err
+	})
+}
+
+func BenchmarkBriefSelective(b *testing.B) {
+	e := benchEngine(b)
+	loop(b, func() error {
+		_, err := e.Brief(ctx, domain.BriefQuery{Task: "document the quillwort lanthanide experiment", Tags: benchTags})
+		return err
+	})
+}

@@ -117,32 +117,33 @@ func (e *Engine) locateCandidates(ctx context.Context, query string, limit int) 
 		return nil, err
 	}
 	words := queryTerms(query, 8)
-	// The query's words spelled as code, and the code-like words in it,
-	// only when the query itself names nothing exactly: each is one more
-	// scan of the names.
-	for _, v := range identifierVariants(words) {
-		if exactFound {
-			break
-		}
-		if err := names(v, scoreExactWords, scorePartial-50); err != nil {
-			return nil, err
-		}
-	}
-	for _, id := range identifiersIn(query) {
-		if id != query && !exactFound {
-			if err := names(id, scoreExactWords+20, scorePartial-20); err != nil {
-				return nil, err
-			}
-		}
-	}
 	if err := e.entryCandidates(ctx, query, words, add); err != nil {
 		return nil, err
 	}
 	// A name (one word) found exactly needs no ranked search: that search
 	// is for questions in words.
+	whole := false // a name holding every word of the query was found
 	if !exactFound || len(strings.Fields(query)) > 1 {
-		if err := e.rankedCandidates(ctx, query, words, add); err != nil {
+		var err error
+		if whole, err = e.rankedCandidates(ctx, query, words, add); err != nil {
 			return nil, err
+		}
+	}
+	// The query's words spelled as code, and the code-like words in it,
+	// only when nothing found so far is named by them: each is one more
+	// scan of the names.
+	if !exactFound && !whole {
+		for _, v := range identifierVariants(words) {
+			if err := names(v, scoreExactWords, scorePartial-50); err != nil {
+				return nil, err
+			}
+		}
+		for _, id := range identifiersIn(query) {
+			if id != query {
+				if err := names(id, scoreExactWords+20, scorePartial-20); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	out := make([]locateCand, 0, len(best))
@@ -225,11 +226,11 @@ func (e *Engine) linkIDs(ctx context.Context, path string) ([]string, error) {
 
 // rankedCandidates: for a query in words, the names defined in the best
 // sections (those that share a word with the query first) and the
-// sections' own headings.
-func (e *Engine) rankedCandidates(ctx context.Context, query string, words []string, add func(domain.Hit, float64)) error {
+// sections' own headings. whole reports a name holding every word.
+func (e *Engine) rankedCandidates(ctx context.Context, query string, words []string, add func(domain.Hit, float64)) (whole bool, err error) {
 	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: query, Limit: 5})
 	if err != nil {
-		return fmt.Errorf("index ranked search: %w", err)
+		return false, fmt.Errorf("index ranked search: %w", err)
 	}
 	entries := map[string]sectionindex.Entry{}
 	for rank, s := range secs {
@@ -260,10 +261,11 @@ func (e *Engine) rankedCandidates(ctx context.Context, query string, words []str
 			if share == 0 {
 				continue
 			}
+			whole = whole || termScore(words, splitName(n.Name)) == 1
 			add(domain.Hit{Kind: n.Kind, Name: n.Name, File: s.Path, Line: n.Line, Signature: n.Signature}, scoreRanked+bonus+60*share)
 		}
 	}
-	return nil
+	return whole, nil
 }
 
 // isStale reports whether the file at path changed since it was indexed

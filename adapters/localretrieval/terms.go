@@ -88,15 +88,35 @@ func startsAWord(text, prefix string) bool {
 }
 
 // identifierVariants are the ways code might spell a phrase of two to
-// four words: "auth middleware" as auth_middleware, auth-middleware and
-// authmiddleware (names match ignoring case, so the last is also
-// authMiddleware and AuthMiddleware). A longer phrase is a question, not a
-// name.
+// four words: "auth middleware" as auth_middleware and authmiddleware
+// (names match ignoring case, so the last is also authMiddleware and
+// AuthMiddleware; auth-middleware, a doc id, is an entry). A longer phrase
+// is a question, not a name.
 func identifierVariants(words []string) []string {
 	if len(words) < 2 || len(words) > 4 {
 		return nil
 	}
-	return []string{strings.Join(words, "_"), strings.Join(words, "-"), strings.Join(words, "")}
+	return []string{strings.Join(words, "_"), strings.Join(words, "")}
+}
+
+// splitName spells a code name as words: snake_case, kebab-case, dotted
+// and camelCase parts separated by spaces.
+func splitName(name string) string {
+	var b strings.Builder
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == '/':
+			b.WriteByte(' ')
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	return b.String()
 }
 
 // identifiersIn returns the words of s that look like code: with '_', '.',
