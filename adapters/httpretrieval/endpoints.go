@@ -65,7 +65,7 @@ type guideBody struct {
 
 // Brief is POST /api/library/brief.
 func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineAnswer, error) {
-	c := call{client: e.post, method: http.MethodPost, path: "/api/library/brief", body: briefBody{
+	c := call{policy: e.post, method: http.MethodPost, path: "/api/library/brief", body: briefBody{
 		Task: q.Task, Surface: Surface, Session: q.Tags.Session, Project: q.Tags.Project, Caller: q.Tags.Caller,
 	}}
 	return e.answer(ctx, c, "brief")
@@ -77,7 +77,7 @@ func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswe
 	for _, t := range q.History {
 		history = append(history, turnBody{Role: t.Role, Content: t.Content})
 	}
-	c := call{client: e.post, method: http.MethodPost, path: "/api/library/ask", body: askBody{
+	c := call{policy: e.post, method: http.MethodPost, path: "/api/library/ask", body: askBody{
 		Query: q.Query, Surface: Surface, Session: q.Tags.Session, Project: q.Tags.Project, Caller: q.Tags.Caller, History: history,
 	}}
 	return e.answer(ctx, c, "answer")
@@ -113,7 +113,7 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 	if q.Tags.Caller != "" {
 		query.Set("caller", q.Tags.Caller)
 	}
-	o, err := e.object(ctx, call{client: e.get, method: http.MethodGet, path: "/api/library/locate", query: query})
+	o, err := e.object(ctx, call{policy: e.get, method: http.MethodGet, path: "/api/library/locate", query: query})
 	if err != nil {
 		return domain.Locations{}, err
 	}
@@ -138,7 +138,7 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 
 // Depends is GET /api/library/depends?eid=ID; no tags.
 func (e *Engine) Depends(ctx context.Context, entryID string) (domain.Dependencies, error) {
-	o, err := e.object(ctx, call{client: e.get, method: http.MethodGet, path: "/api/library/depends", query: url.Values{"eid": {entryID}}})
+	o, err := e.object(ctx, call{policy: e.get, method: http.MethodGet, path: "/api/library/depends", query: url.Values{"eid": {entryID}}})
 	if err != nil {
 		return domain.Dependencies{}, err
 	}
@@ -152,7 +152,7 @@ func (e *Engine) Depends(ctx context.Context, entryID string) (domain.Dependenci
 // Status is GET /api/library/status: any JSON, kept verbatim; the index's
 // build time is read from index.built_at (epoch seconds) when present.
 func (e *Engine) Status(ctx context.Context) (domain.EngineStatus, error) {
-	c := call{client: e.get, method: http.MethodGet, path: "/api/library/status"}
+	c := call{policy: e.get, method: http.MethodGet, path: "/api/library/status"}
 	body, err := e.do(ctx, c)
 	if err != nil {
 		return domain.EngineStatus{}, err
@@ -177,14 +177,14 @@ func (e *Engine) Status(ctx context.Context) (domain.EngineStatus, error) {
 
 // Tell is POST /api/library/tell.
 func (e *Engine) Tell(ctx context.Context, t domain.Tell) (domain.Receipt, error) {
-	return e.receipt(ctx, call{client: e.post, method: http.MethodPost, path: "/api/library/tell", body: tellBody{
+	return e.receipt(ctx, call{policy: e.post, method: http.MethodPost, path: "/api/library/tell", body: tellBody{
 		Subject: t.Subject, Info: t.Info, Source: Surface, Session: t.Tags.Session, Project: t.Tags.Project, Caller: t.Tags.Caller,
 	}})
 }
 
 // Gap is POST /api/library/gap.
 func (e *Engine) Gap(ctx context.Context, g domain.Gap) (domain.Receipt, error) {
-	return e.receipt(ctx, call{client: e.post, method: http.MethodPost, path: "/api/library/gap", body: gapBody{
+	return e.receipt(ctx, call{policy: e.post, method: http.MethodPost, path: "/api/library/gap", body: gapBody{
 		Subject: g.Subject, Missing: g.Missing, Source: Surface, Session: g.Tags.Session, Project: g.Tags.Project, Caller: g.Tags.Caller,
 	}})
 }
@@ -198,7 +198,7 @@ func (e *Engine) receipt(ctx context.Context, c call) (domain.Receipt, error) {
 	return result(r, o)
 }
 
-// Guide is POST /api/library/guide on the guidance client (30 s, no retry).
+// Guide is POST /api/library/guide under the guidance policy (30 s, no retry).
 // A 4xx is a rejection: its reason (or detail) and body come back in the
 // receipt so they reach the agent verbatim.
 func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceReceipt, error) {
@@ -206,7 +206,7 @@ func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceR
 	if exclude == nil {
 		exclude = []string{}
 	}
-	c := call{client: e.guide, method: http.MethodPost, path: "/api/library/guide", body: guideBody{
+	c := call{policy: e.guide, method: http.MethodPost, path: "/api/library/guide", body: guideBody{
 		Session: g.Tags.Session, Text: g.Text, Exclude: exclude, Expect: g.Expect, Caller: g.Tags.Caller,
 	}}
 	r, err := e.exchange(ctx, c)
@@ -214,10 +214,7 @@ func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceR
 		return domain.GuidanceReceipt{}, err
 	}
 	if r.status >= 400 && r.status <= 499 {
-		rec := domain.GuidanceReceipt{Status: r.status, Body: bytes.TrimSpace(r.body)}
-		if len(rec.Body) > keptErrorBody {
-			rec.Body = rec.Body[:keptErrorBody]
-		}
+		rec := domain.GuidanceReceipt{Status: r.status, Body: keptBody(r.body)}
 		if v, err := decode(c, r.body); err == nil {
 			if m, ok := v.(map[string]any); ok {
 				rec.Reason = reason(m)
@@ -239,9 +236,19 @@ func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceR
 	}
 	if !rec.Stored {
 		rec.Reason = reason(o.m)
-		rec.Body = bytes.TrimSpace(r.body)
+		rec.Body = keptBody(r.body)
 	}
 	return result(rec, o)
+}
+
+// keptBody is the start of a reply body kept for a message: trimmed, at
+// most keptErrorBody bytes.
+func keptBody(body []byte) []byte {
+	body = bytes.TrimSpace(body)
+	if len(body) > keptErrorBody {
+		body = body[:keptErrorBody]
+	}
+	return body
 }
 
 // reason is a rejection's `reason`, else its `detail` (FastAPI's error
@@ -252,18 +259,18 @@ func reason(m map[string]any) string {
 		case nil:
 		case string:
 			if v != "" {
-				return v
+				return excerpt(v, quotedRunes)
 			}
 		default:
-			return compact(v)
+			return excerpt(compact(v), quotedRunes)
 		}
 	}
 	return ""
 }
 
-// ClearGuide is DELETE /api/library/guide?session=S on the guidance client.
+// ClearGuide is DELETE /api/library/guide?session=S under the guidance policy.
 func (e *Engine) ClearGuide(ctx context.Context, session string) (bool, error) {
-	c := call{client: e.guide, method: http.MethodDelete, path: "/api/library/guide", query: url.Values{"session": {session}}}
+	c := call{policy: e.guide, method: http.MethodDelete, path: "/api/library/guide", query: url.Values{"session": {session}}}
 	o, err := e.object(ctx, c)
 	if err != nil {
 		return false, err
@@ -277,7 +284,7 @@ func (e *Engine) ClearGuide(ctx context.Context, session string) (bool, error) {
 // reply may be a list of rows or an object holding them under rows,
 // interactions or items.
 func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([]domain.Interaction, error) {
-	c := call{client: e.get, method: http.MethodGet, path: "/api/library/interactions",
+	c := call{policy: e.get, method: http.MethodGet, path: "/api/library/interactions",
 		query: url.Values{"session": {session}, "limit": {strconv.Itoa(limit)}}}
 	body, err := e.do(ctx, c)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -18,21 +17,35 @@ import (
 	"github.com/librarian/librarian/domain"
 )
 
-// newClient is one retrying client: retries only connection failures, with
-// waits[i] before retry i+1, and reports how many attempts it made.
-func newClient(transport http.RoundTripper, timeout time.Duration, waits []time.Duration, log *slog.Logger) *retryablehttp.Client {
-	return &retryablehttp.Client{
-		HTTPClient: &http.Client{Transport: transport, Timeout: timeout},
+// attempts sends one call under its policy: connection failures are retried
+// after each of the policy's waits, but only while the wait and a new
+// attempt fit in what is left of the call's deadline; the number of
+// attempts made and whether the deadline cut the retries short are
+// reported in an *attemptsError.
+func (e *Engine) attempts(req *retryablehttp.Request, p policy, deadline time.Time) (*http.Response, error) {
+	attempt, cutShort := 0, false
+	client := &retryablehttp.Client{
+		HTTPClient: e.client,
 		Logger:     nil, // untyped nil: the library logs nothing; retries are logged below
-		RetryMax:   len(waits),
-		CheckRetry: retryConnectionFailures,
-		Backoff: func(_, _ time.Duration, attempt int, _ *http.Response) time.Duration {
-			if len(waits) == 0 { // RetryMax is 0 then: never called
-				return 0
+		RetryMax:   len(p.waits),
+		RequestLogHook: func(_ retryablehttp.Logger, _ *http.Request, i int) {
+			attempt = i + 1
+		},
+		CheckRetry: func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+			retry, checkErr := retryConnectionFailures(ctx, resp, err)
+			if !retry || attempt > len(p.waits) {
+				return retry, checkErr
 			}
-			wait := waits[min(attempt, len(waits)-1)]
-			if log != nil {
-				log.Warn("engine connection failed, retrying", "attempt", attempt+1, "wait", wait)
+			if time.Until(deadline) <= p.waits[attempt-1] {
+				cutShort = true
+				return false, nil
+			}
+			return true, nil
+		},
+		Backoff: func(_, _ time.Duration, i int, _ *http.Response) time.Duration {
+			wait := p.waits[min(i, len(p.waits)-1)] // never called when there are no waits
+			if e.log != nil {
+				e.log.Warn("engine connection failed, retrying", "attempt", i+1, "wait", wait)
 			}
 			return wait
 		},
@@ -40,9 +53,10 @@ func newClient(transport http.RoundTripper, timeout time.Duration, waits []time.
 			if resp != nil {
 				resp.Body.Close()
 			}
-			return nil, &attemptsError{attempts: attempts, err: err}
+			return nil, &attemptsError{attempts: attempts, cutShort: cutShort, err: err}
 		},
 	}
+	return client.Do(req)
 }
 
 // retryConnectionFailures is the seed's retry rule: retry a refused or
@@ -77,9 +91,11 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
 }
 
-// attemptsError carries how many attempts a failed request made.
+// attemptsError carries how many attempts a failed request made, and
+// whether the call's deadline left no time for another.
 type attemptsError struct {
 	attempts int
+	cutShort bool
 	err      error
 }
 
@@ -91,7 +107,7 @@ var errReplyTooLarge = errors.New("reply too large")
 
 // call is one request of the contract.
 type call struct {
-	client *retryablehttp.Client
+	policy policy
 	method string
 	path   string
 	query  url.Values
@@ -100,16 +116,25 @@ type call struct {
 
 func (c call) endpoint() string { return c.method + " " + c.path }
 
-// reply is what came back: any status, the body read in full.
+// reply is what came back: any status, the body read in full, and for a
+// redirect that was not followed, where it pointed.
 type reply struct {
-	status int
-	body   []byte
+	status   int
+	body     []byte
+	location string
 }
 
 // exchange sends c and reads the whole reply, applying the failure rules.
 // A reply with any HTTP status is returned; transport failures are
 // classified into the domain's engine errors.
+//
+// The whole call, every attempt, reply body and wait between attempts
+// included, runs under one deadline (the policy's): an engine that answers
+// a byte a second and then drops is not given the deadline again per retry.
 func (e *Engine) exchange(ctx context.Context, c call) (reply, error) {
+	callCtx, cancel := context.WithTimeout(ctx, c.policy.deadline)
+	defer cancel()
+	deadline, _ := callCtx.Deadline()
 	target := e.base + c.path
 	if len(c.query) > 0 {
 		target += "?" + c.query.Encode()
@@ -122,7 +147,7 @@ func (e *Engine) exchange(ctx context.Context, c call) (reply, error) {
 		}
 		body = data
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, c.method, target, body)
+	req, err := retryablehttp.NewRequestWithContext(callCtx, c.method, target, body)
 	if err != nil {
 		return reply{}, fmt.Errorf("%w: cannot build %s for %s: %v", domain.ErrInvalidArgument, c.endpoint(), e.base, err)
 	}
@@ -133,7 +158,7 @@ func (e *Engine) exchange(ctx context.Context, c call) (reply, error) {
 	var got reply
 	// Reading the body inside the retry loop means a connection dropped
 	// half-way through a reply is retried like one dropped before it, and a
-	// body that stalls is caught by the same read timeout as the headers.
+	// body that stalls is caught by the same deadline as the headers.
 	req.SetResponseHandler(func(resp *http.Response) error {
 		data, err := io.ReadAll(io.LimitReader(resp.Body, e.maxReply+1))
 		if err != nil {
@@ -143,9 +168,12 @@ func (e *Engine) exchange(ctx context.Context, c call) (reply, error) {
 			return errReplyTooLarge
 		}
 		got = reply{status: resp.StatusCode, body: data}
+		if isRedirect(resp.StatusCode) {
+			got.location = resp.Header.Get("Location")
+		}
 		return nil
 	})
-	resp, err := c.client.Do(req)
+	resp, err := e.attempts(req, c.policy, deadline)
 	if err != nil {
 		return reply{}, e.failure(ctx, c, err)
 	}
@@ -158,20 +186,27 @@ func (e *Engine) failure(ctx context.Context, c call, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s to the engine at %s: %w", c.endpoint(), e.base, ctx.Err())
 	}
-	attempts := 1
+	attempts, cutShort := 1, false
 	var ae *attemptsError
 	if errors.As(err, &ae) {
-		attempts = ae.attempts
+		attempts, cutShort = ae.attempts, ae.cutShort
 	}
 	switch {
 	case errors.Is(err, errReplyTooLarge):
 		return fmt.Errorf("%w: the reply to %s from %s is larger than %d bytes", domain.ErrEngineReply, c.endpoint(), e.base, e.maxReply)
 	case isConnectionFailure(err):
-		return fmt.Errorf("%w at %s: %s failed %s (%s); is the engine running there? LIBRARIAN_URL sets its address",
-			domain.ErrEngineUnreachable, e.base, c.endpoint(), times(attempts), cause(err))
+		short := ""
+		if cutShort {
+			short = fmt.Sprintf("; no time was left for another attempt within the call's %s deadline", c.policy.deadline)
+		}
+		return fmt.Errorf("%w at %s: %s failed %s (%s)%s; is the engine running there? LIBRARIAN_URL sets its address",
+			domain.ErrEngineUnreachable, e.base, c.endpoint(), times(attempts), cause(err), short)
+	case isTimeout(err) && attempts > 1:
+		return fmt.Errorf("%w: the engine at %s gave no answer to %s within the call's %s deadline (%d attempts; try again later)",
+			domain.ErrEngineSlow, e.base, c.endpoint(), c.policy.deadline, attempts)
 	case isTimeout(err):
 		return fmt.Errorf("%w: the engine at %s gave no answer to %s within %s (not retried; try again later)",
-			domain.ErrEngineSlow, e.base, c.endpoint(), c.client.HTTPClient.Timeout)
+			domain.ErrEngineSlow, e.base, c.endpoint(), c.policy.deadline)
 	default:
 		return fmt.Errorf("%w at %s: %s failed (%s)", domain.ErrEngineUnreachable, e.base, c.endpoint(), cause(err))
 	}
@@ -224,5 +259,9 @@ func statusError(c call, r reply) error {
 	if len(body) > keptErrorBody {
 		body = body[:keptErrorBody]
 	}
-	return &domain.EngineStatusError{Endpoint: c.endpoint(), Status: r.status, Body: body}
+	se := &domain.EngineStatusError{Endpoint: c.endpoint(), Status: r.status, Body: body}
+	if isRedirect(r.status) {
+		return &redirectError{EngineStatusError: se, location: r.location}
+	}
+	return se
 }

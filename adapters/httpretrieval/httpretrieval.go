@@ -6,14 +6,20 @@
 //
 //   - a refused or dropped connection is retried after 2, 4 and 8 s, then
 //     reported as the engine being unreachable at its URL;
-//   - a read timeout (30 s for GET, 180 s for POST) is a slow engine, not retried;
+//   - a read timeout (30 s for GET, 180 s for POST) is a slow engine, not
+//     retried; it is one deadline per call, so attempts, dropped connections
+//     and the waits between them all count toward it and never multiply it;
 //   - an HTTP error status is "engine answered N", not retried;
-//   - guidance (POST and DELETE /api/library/guide) has its own client with
-//     a 30 s timeout and no retry, and a 4xx rejection keeps the engine's body.
+//   - a redirect is followed only within the engine's origin and when it
+//     keeps the method; any other is "engine answered 307 (redirect to …),
+//     not followed", so no request, session id or query leaves the origin;
+//   - guidance (POST and DELETE /api/library/guide) has its own 30 s
+//     deadline and no retry, and a 4xx rejection keeps the engine's body.
 //
-// Every wait and timeout is an Option, so tests run in milliseconds. The
-// adapter holds no state besides its HTTP clients: it is safe for
-// concurrent use.
+// Remote text quoted in errors (the engine's `error`, a rejection's reason,
+// a reply body) is cut to a short prefix. Every wait and timeout is an
+// Option, so tests run in milliseconds. The adapter holds no state besides
+// its HTTP client: it is safe for concurrent use.
 package httpretrieval
 
 import (
@@ -24,8 +30,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/retrieval"
@@ -65,10 +69,11 @@ type Options struct {
 	// connection; nil means DefaultWaits (2, 4, 8 s). A non-nil empty slice
 	// disables retrying.
 	Waits []time.Duration
-	// Read timeouts per attempt, the reply body included; 0 means the default.
+	// Deadlines per call: every attempt, the reply body and the waits
+	// between attempts included; 0 means the default.
 	GetTimeout, PostTimeout, GuideTimeout time.Duration
 	// DialTimeout bounds connecting (0: 5 s); it is kept under half the
-	// shortest read timeout so a slow dial is never mistaken for a slow engine.
+	// shortest deadline so a slow dial is never mistaken for a slow engine.
 	DialTimeout time.Duration
 	// MaxReplyBytes bounds one reply (0: DefaultMaxReplyBytes).
 	MaxReplyBytes int64
@@ -81,11 +86,20 @@ type Options struct {
 
 // Engine is the remote engine. Construct it with New.
 type Engine struct {
-	base     string // without a trailing '/'
-	get      *retryablehttp.Client
-	post     *retryablehttp.Client
-	guide    *retryablehttp.Client
+	base     string       // without a trailing '/'
+	client   *http.Client // no Timeout: each call sets its own deadline
+	get      policy
+	post     policy
+	guide    policy
 	maxReply int64
+	log      *slog.Logger
+}
+
+// policy is the failure rule of one kind of call: its deadline and the
+// waits before each retry of a connection failure (none: never retried).
+type policy struct {
+	deadline time.Duration
+	waits    []time.Duration
 }
 
 var _ retrieval.Engine = (*Engine)(nil)
@@ -132,13 +146,14 @@ func New(opts Options) (*Engine, error) {
 	if maxReply <= 0 {
 		maxReply = DefaultMaxReplyBytes
 	}
-	log := opts.Logger
 	e := &Engine{
 		base:     strings.TrimRight(u.String(), "/"),
-		get:      newClient(transport, getTimeout, waits, log),
-		post:     newClient(transport, postTimeout, waits, log),
-		guide:    newClient(transport, guideTimeout, nil, log),
+		client:   &http.Client{Transport: transport, CheckRedirect: followWithinOrigin},
+		get:      policy{deadline: getTimeout, waits: waits},
+		post:     policy{deadline: postTimeout, waits: waits},
+		guide:    policy{deadline: guideTimeout},
 		maxReply: maxReply,
+		log:      opts.Logger,
 	}
 	return e, nil
 }

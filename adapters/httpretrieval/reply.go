@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/librarian/librarian/domain"
 )
@@ -78,14 +79,14 @@ func engineError(c call, v any) error {
 		if msg == "" {
 			return nil
 		}
-		return &domain.EngineError{Endpoint: c.endpoint(), Message: msg}
+		return &domain.EngineError{Endpoint: c.endpoint(), Message: excerpt(msg, quotedRunes)}
 	case bool:
 		if !msg {
 			return nil
 		}
 		return &domain.EngineError{Endpoint: c.endpoint(), Message: "true (no message)"}
 	default:
-		return &domain.EngineError{Endpoint: c.endpoint(), Message: compact(msg)}
+		return &domain.EngineError{Endpoint: c.endpoint(), Message: excerpt(compact(msg), quotedRunes)}
 	}
 }
 
@@ -351,4 +352,26 @@ func compact(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(data)
+}
+
+// quotedRunes is how much of a remote text (the engine's `error`, a
+// rejection's reason) an error quotes.
+const quotedRunes = 500
+
+// excerpt is remote text as errors quote it: on one line, at most limit
+// runes, and when cut, marked with how long it was. Only a prefix of s is
+// ever scanned, so a 5 MB engine message costs no more than a short one.
+func excerpt(s string, limit int) string {
+	head := s
+	if len(head) > 4*limit+4 {
+		head = strings.ToValidUTF8(head[:4*limit+4], "")
+	}
+	line := domain.OneLine(head, 0)
+	if utf8.RuneCountInString(line) <= limit && len(head) == len(s) {
+		return line
+	}
+	if r := []rune(line); len(r) > limit {
+		line = string(r[:limit])
+	}
+	return line + fmt.Sprintf("… (%d bytes in all)", len(s))
 }
