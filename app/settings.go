@@ -27,6 +27,11 @@ type Settings struct {
 	EngineURL     string // LIBRARIAN_URL
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
+
+	// AllowHardLinks (LIBRARY_ALLOW_HARDLINKS) serves regular files with
+	// more than one hard link; by default they are refused, since another
+	// of their names may lie outside the root.
+	AllowHardLinks bool
 }
 
 // Conventions and tool sets Librarian knows.
@@ -76,6 +81,13 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 			return s, fmt.Errorf("LIBRARY_MAX_ANSWER_TOKENS: want a non-negative integer, got %q", v)
 		}
 		s.MaxAnswerTokens = n
+	}
+	if v := env("LIBRARY_ALLOW_HARDLINKS"); v != "" {
+		allow, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return s, fmt.Errorf("LIBRARY_ALLOW_HARDLINKS: want 1 or 0 (true or false), got %q", v)
+		}
+		s.AllowHardLinks = allow
 	}
 	if v := env("LIBRARIAN_TOOLS"); v != "" {
 		s.Tools = SplitList(v)
