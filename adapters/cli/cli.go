@@ -53,52 +53,28 @@ var commands = []command{
 // Version is printed by --version; the main package sets it.
 var Version = "0.1.0"
 
-// globalFlags binds the settings' flags on fs. rootName is "root" for
-// commands where --root means the library root, "" where --root is the
-// command's folder filter (ls, search, tags); --docs-root works everywhere.
-func globalFlags(fs *flag.FlagSet, s *app.Settings, rootName string) {
-	setRoot := func(v string) error {
-		s.Root, s.RootGiven, s.RootSeed001 = v, true, false
-		return nil
+// settingsFlags binds every setting's flags (app.SettingSpecs) on fs. They
+// only record what was written, in order: app.LoadSettings checks the
+// values, by the same rules as the environment's.
+func settingsFlags(fs *flag.FlagSet, given *[]app.FlagValue) {
+	for _, spec := range app.SettingSpecs {
+		for _, name := range spec.Flags {
+			fs.Func(name, spec.Help, func(v string) error {
+				*given = append(*given, app.FlagValue{Name: name, Value: v})
+				return nil
+			})
+		}
 	}
-	fs.Func("docs-root", "library root (env LIBRARY_ROOT or LIBRARIAN_DOCS_ROOT; default ./library)", func(v string) error {
-		s.Root, s.RootGiven, s.RootSeed001 = v, true, true // seed 001's flag
-		return nil
-	})
-	if rootName != "" {
-		fs.Func(rootName, "library root (same as --docs-root)", setRoot)
-	}
-	fs.StringVar(&s.Convention, "convention", s.Convention, "library convention: auto, json or frontmatter (env LIBRARY_CONVENTION)")
-	fs.StringVar(&s.DocIndex, "doc-index", s.DocIndex, "json convention: doc index relative to the root (env LIBRARY_DOC_INDEX)")
-	fs.StringVar(&s.ImageIndex, "image-index", s.ImageIndex, "image index relative to the root (env LIBRARY_IMAGE_INDEX)")
-	fs.Func("max-image-bytes", "larger images become placeholders (env LIBRARY_MAX_IMAGE_BYTES; default 5MB)", func(v string) error {
-		n, err := app.ParseByteSize(v)
-		s.MaxImageBytes = n
-		return err
-	})
-	fs.Func("max-doc-bytes", "larger document files are not read (env LIBRARY_MAX_DOC_BYTES; default 16MB)", func(v string) error {
-		n, err := app.ParseByteSize(v)
-		s.MaxDocBytes = n
-		return err
-	})
-	fs.IntVar(&s.MaxAnswerTokens, "max-answer-tokens", s.MaxAnswerTokens, "get_documents budget, 0 = none (env LIBRARY_MAX_ANSWER_TOKENS)")
-	fs.Func("tools", "tool sets to serve: library, librarian-ts, engine (env LIBRARIAN_TOOLS)", func(v string) error {
-		s.Tools = app.SplitList(v)
-		return nil
-	})
-	fs.StringVar(&s.EngineURL, "engine-url", s.EngineURL, "retrieval engine URL (env LIBRARIAN_URL)")
 }
 
 // Parse reads env and the command line. --help and --version are answered
-// here, on out.
+// here, on out. Settings flags may come before or after the command; their
+// values and the environment's are checked once, by app.LoadSettings.
 func Parse(args []string, env func(string) string, out io.Writer) (Invocation, error) {
-	s, err := app.SettingsFromEnv(env)
-	if err != nil {
-		return Invocation{}, err
-	}
 	inv := Invocation{Command: "serve"}
+	var given []app.FlagValue
 	fs := newFlagSet("librarian", out)
-	globalFlags(fs, &s, "root")
+	settingsFlags(fs, &given)
 	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return helpOrError(inv, err, out)
@@ -120,12 +96,17 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	}
 	// The subcommand's own flags are parsed when it runs; settings flags may
 	// follow the subcommand too, so peel those off here.
-	inv.Args, err = settingsFlagsAfter(inv.Command, rest, &s, out)
+	var err error
+	inv.Args, err = settingsFlagsAfter(rest, &given)
 	if err != nil {
 		return helpOrError(inv, err, out)
 	}
 	if inv.Command == "serve" && len(inv.Args) > 0 {
 		return Invocation{}, fmt.Errorf("serve takes no arguments, got %q", inv.Args)
+	}
+	s, err := app.LoadSettings(env, given)
+	if err != nil {
+		return Invocation{}, err
 	}
 	if inv.Command == "eval" && !s.HasTools("engine") {
 		s.Tools = append(s.Tools, "engine")
@@ -138,14 +119,8 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 }
 
 // settingsFlagsAfter pulls the settings flags out of a subcommand's
-// arguments, leaving its own flags and operands in order.
-func settingsFlagsAfter(cmd string, args []string, s *app.Settings, out io.Writer) ([]string, error) {
-	rootName := "root"
-	if cmd == "ls" || cmd == "search" || cmd == "tags" {
-		rootName = ""
-	}
-	probe := newFlagSet(cmd, out)
-	globalFlags(probe, s, rootName)
+// arguments into given, leaving its own flags and operands in order.
+func settingsFlagsAfter(args []string, given *[]app.FlagValue) ([]string, error) {
 	var keep []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -157,8 +132,7 @@ func settingsFlagsAfter(cmd string, args []string, s *app.Settings, out io.Write
 		if name == "help" || name == "h" {
 			return nil, flag.ErrHelp
 		}
-		f := probe.Lookup(name)
-		if f == nil {
+		if _, ok := app.SettingFlag(name); !ok {
 			keep = append(keep, a)
 			continue
 		}
@@ -171,9 +145,7 @@ func settingsFlagsAfter(cmd string, args []string, s *app.Settings, out io.Write
 		} else {
 			return nil, fmt.Errorf("flag --%s needs a value", name)
 		}
-		if err := probe.Set(name, value); err != nil {
-			return nil, fmt.Errorf("flag --%s: %v", name, err)
-		}
+		*given = append(*given, app.FlagValue{Name: name, Value: value})
 	}
 	return keep, nil
 }
@@ -220,11 +192,8 @@ func Usage(out io.Writer, cmd string) {
 		for _, c := range commands {
 			if c.name == cmd {
 				fmt.Fprintf(out, "usage: %s\n\n%s.\n", c.usage, c.summary)
-				fmt.Fprintln(out, "\nSettings flags (any command): --docs-root DIR, --convention auto|json|frontmatter, --doc-index FILE,")
-				fmt.Fprintln(out, "  --image-index FILE, --max-image-bytes N, --max-doc-bytes N, --max-answer-tokens N, --tools LIST, --engine-url URL")
-				if cmd == "ls" || cmd == "search" || cmd == "tags" {
-					fmt.Fprintln(out, "Here --root is the folder to look in; the library root is --docs-root (or --root before the command).")
-				}
+				fmt.Fprintln(out, "\nSettings flags (any command, before or after it; see librarian --help):")
+				fmt.Fprint(out, settingsHelp())
 				return
 			}
 		}
@@ -242,18 +211,26 @@ func usage(out io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(out, "  %s\n", c.usage)
 	}
-	fmt.Fprintln(out, `
-Flags (before or after the command):
-  --root, --docs-root DIR   library root (env LIBRARY_ROOT, LIBRARIAN_DOCS_ROOT; default ./library)
-  --convention NAME         auto (default), json or frontmatter (env LIBRARY_CONVENTION)
-  --doc-index FILE          json doc index, relative to the root (env LIBRARY_DOC_INDEX; index.json)
-  --image-index FILE        image index, relative to the root (env LIBRARY_IMAGE_INDEX; images/index.json)
-  --max-image-bytes N       larger images become placeholders (env LIBRARY_MAX_IMAGE_BYTES; 5MB)
-  --max-doc-bytes N         larger document files are noted, not read (env LIBRARY_MAX_DOC_BYTES; 16MB)
-  --max-answer-tokens N     answer budget of get and list, 0 = none (env LIBRARY_MAX_ANSWER_TOKENS; 20000)
-  --tools LIST              tool sets: library, librarian-ts, engine (env LIBRARIAN_TOOLS)
-  --engine-url URL          retrieval engine (env LIBRARIAN_URL; enables the engine tools)
-  --version                 print the version
-  --help                    this help; "librarian COMMAND --help" for a command
-After ls, search and tags, --root names the folder to look in.`)
+	fmt.Fprintln(out, "\nSettings flags (before or after the command; a flag beats its env var):")
+	fmt.Fprint(out, settingsHelp())
+	fmt.Fprintln(out, `  --version                 print the version
+  --help                    this help; "librarian COMMAND --help" for a command`)
+}
+
+// settingsHelp lists the settings flags from app.SettingSpecs, each with
+// its env vars and default.
+func settingsHelp() string {
+	var b strings.Builder
+	for _, spec := range app.SettingSpecs {
+		if len(spec.Flags) == 0 {
+			continue
+		}
+		names := "--" + strings.Join(spec.Flags, ", --") + " " + spec.Value
+		about := "env " + strings.Join(spec.Env, ", ")
+		if spec.Default != "" {
+			about += "; default " + spec.Default
+		}
+		fmt.Fprintf(&b, "  %-25s %s (%s)\n", names, spec.Help, about)
+	}
+	return b.String()
 }
