@@ -52,7 +52,9 @@ func TestLoadSettingsOneRuleForFlagsAndEnv(t *testing.T) {
 		{name: "seed 001 root", env: map[string]string{"LIBRARIAN_DOCS_ROOT": "docs"},
 			check: func(s app.Settings) bool { return s.Root == "docs" && s.RootGiven && s.RootSeed001 }},
 		{name: "LIBRARY_ROOT beats LIBRARIAN_DOCS_ROOT", env: map[string]string{"LIBRARIAN_DOCS_ROOT": "docs", "LIBRARY_ROOT": "lib"},
-			check: func(s app.Settings) bool { return s.Root == "lib" && !s.RootSeed001 && s.From["root"] == "LIBRARY_ROOT" }},
+			check: func(s app.Settings) bool {
+				return s.Root == "lib" && !s.RootSeed001 && s.From["root"] == "LIBRARY_ROOT"
+			}},
 		{name: "--root beats LIBRARIAN_DOCS_ROOT", env: map[string]string{"LIBRARIAN_DOCS_ROOT": "docs"}, flags: []app.FlagValue{{"root", "lib"}},
 			check: func(s app.Settings) bool { return s.Root == "lib" && !s.RootSeed001 }},
 		{name: "--docs-root is seed 001's", flags: []app.FlagValue{{"docs-root", "docs"}},
