@@ -36,23 +36,6 @@ type Deps struct {
 	Serve func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error
 }
 
-type command struct {
-	name, usage, summary string
-}
-
-var commands = []command{
-	{"serve", "librarian [serve] [flags]", "serve MCP on stdio (the default; for .mcp.json)"},
-	{"ls", "librarian ls [FOLDER] [--line-bounds] [--section-depth N] [--tags a,b] [--depth N] [--max-tokens N]", "print the library tree and outlines"},
-	{"check", "librarian check", "validate the library: print every problem, exit 1 if any"},
-	{"get", "librarian get SELECTOR... [--include-images] [--include-code=false] [--max-tokens N]", "print docs, sections or line ranges (ids, paths or JSON selectors)"},
-	{"search", "librarian search QUERY [--regex] [--case-sensitive] [--tags a,b] [--root FOLDER] [--depth N] [--max-results N]", "search lines of the library"},
-	{"tags", "librarian tags [--root FOLDER] [--include-paths] [--depth N]", "list tags, most used first"},
-	{"eval", "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", "score a retrieval engine on questions (seed 004's eval)"},
-}
-
-// Version is printed by --version; the main package sets it.
-var Version = "0.1.0"
-
 // settingsFlags binds every setting's flags (app.SettingSpecs) on fs. They
 // only record what was written, in order: app.LoadSettings checks the
 // values, by the same rules as the environment's.
@@ -97,7 +80,7 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	// The subcommand's own flags are parsed when it runs; settings flags may
 	// follow the subcommand too, so peel those off here.
 	var err error
-	inv.Args, err = settingsFlagsAfter(rest, &given)
+	inv.Args, err = settingsFlagsAfter(inv.Command, rest, &given)
 	if err != nil {
 		return helpOrError(inv, err, out)
 	}
@@ -120,7 +103,7 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 
 // settingsFlagsAfter pulls the settings flags out of a subcommand's
 // arguments into given, leaving its own flags and operands in order.
-func settingsFlagsAfter(args []string, given *[]app.FlagValue) ([]string, error) {
+func settingsFlagsAfter(cmd string, args []string, given *[]app.FlagValue) ([]string, error) {
 	var keep []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -143,22 +126,11 @@ func settingsFlagsAfter(args []string, given *[]app.FlagValue) ([]string, error)
 			i++
 			value = args[i]
 		} else {
-			return nil, fmt.Errorf("flag --%s needs a value", name)
+			return nil, usageError(cmd, "flag --%s needs a value", name)
 		}
 		*given = append(*given, app.FlagValue{Name: name, Value: value})
 	}
 	return keep, nil
-}
-
-// flagName returns the name of a -flag or --flag argument ("" if a is not
-// a flag) and whether it carries "=value".
-func flagName(a string) (string, bool) {
-	if len(a) < 2 || a[0] != '-' {
-		return "", false
-	}
-	n := strings.TrimLeft(a, "-")
-	name, _, has := strings.Cut(n, "=")
-	return name, has
 }
 
 func newFlagSet(name string, out io.Writer) *flag.FlagSet {
@@ -174,63 +146,9 @@ func helpOrError(inv Invocation, err error, out io.Writer) (Invocation, error) {
 		Usage(out, inv.Command)
 		return Invocation{Done: true, Command: inv.Command}, nil
 	}
+	if strings.HasPrefix(err.Error(), "flag ") || strings.HasPrefix(err.Error(), "invalid ") { // the flag package's own wording
+		return Invocation{}, wordFlagError(inv.Command, err)
+	}
 	return Invocation{}, err
 }
 
-func knownCommand(name string) bool {
-	for _, c := range commands {
-		if c.name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// Usage prints the help for cmd ("" or "serve": the whole program).
-func Usage(out io.Writer, cmd string) {
-	if cmd != "" && cmd != "serve" {
-		for _, c := range commands {
-			if c.name == cmd {
-				fmt.Fprintf(out, "usage: %s\n\n%s.\n", c.usage, c.summary)
-				fmt.Fprintln(out, "\nSettings flags (any command, before or after it; see librarian --help):")
-				fmt.Fprint(out, settingsHelp())
-				return
-			}
-		}
-	}
-	usage(out)
-}
-
-func usage(out io.Writer) {
-	fmt.Fprintln(out, "librarian: serves a markdown library to coding agents over MCP (stdio).")
-	fmt.Fprintln(out, "\nCommands:")
-	for _, c := range commands {
-		fmt.Fprintf(out, "  %-7s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(out, "\nUsage:")
-	for _, c := range commands {
-		fmt.Fprintf(out, "  %s\n", c.usage)
-	}
-	fmt.Fprintln(out, "\nSettings flags (before or after the command; a flag beats its env var):")
-	fmt.Fprint(out, settingsHelp())
-	fmt.Fprintln(out, `  --version                 print the version
-  --help                    this help; "librarian COMMAND --help" for a command`)
-}
-
-// settingsHelp lists the settings flags from app.SettingSpecs, each with
-// its env vars and default.
-func settingsHelp() string {
-	var b strings.Builder
-	for _, spec := range app.SettingSpecs {
-		if len(spec.Flags) == 0 {
-			continue
-		}
-		names := "--" + strings.Join(spec.Flags, ", --") + " " + spec.Value
-		about := "env " + strings.Join(spec.Env, ", ")
-		if spec.Default != "" {
-			about += "; default " + spec.Default
-		}
-		fmt.Fprintf(&b, "  %-25s %s (%s)\n", names, spec.Help, about)
-	}
-	return b.String()
-}

@@ -13,18 +13,30 @@ import (
 	"github.com/librarian/librarian/domain"
 )
 
+// getOptions are get's own flags.
+type getOptions struct {
+	images, code bool
+	maxTokens    int
+}
+
+func newGetFlags(defaultMaxTokens int) (*flag.FlagSet, *getOptions) {
+	fs, o := newFlagSet("get", io.Discard), &getOptions{}
+	fs.BoolVar(&o.images, "include-images", false, "")
+	fs.BoolVar(&o.code, "include-code", true, "")
+	fs.IntVar(&o.maxTokens, "max-tokens", defaultMaxTokens, "")
+	return fs, o
+}
+
 // RunGet runs `librarian get SELECTOR...`: get_documents for a person. Each
 // operand is a doc id or path, a JSON selector object
 // ('{"doc": "auth", "sections": ["login-flow"]}') or a JSON list of them (as
 // the "Left out" block prints). Flags, anywhere among the operands:
-// --include-images, --include-code=false, --max-tokens N. It prints the
+// --include-images, --include-code=false (or --include-code false),
+// --max-tokens N. It prints the
 // tool's text; an image it would send prints as a line naming its file,
 // type and size: [image img-x: login.png, image/png, 1234 bytes].
 func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("get", stderr)
-	images := fs.Bool("include-images", false, "")
-	code := fs.Bool("include-code", true, "")
-	maxTokens := fs.Int("max-tokens", lib.Config().MaxAnswerTokens, "")
+	fs, o := newGetFlags(lib.Config().MaxAnswerTokens)
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		Usage(stdout, "get")
@@ -43,9 +55,9 @@ func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr
 	}
 	ans, err := lib.GetDocuments(ctx, app.GetRequest{
 		Select:        selectors,
-		IncludeImages: *images,
-		IncludeCode:   *code,
-		MaxTokens:     maxTokens,
+		IncludeImages: o.images,
+		IncludeCode:   o.code,
+		MaxTokens:     &o.maxTokens,
 	})
 	if err != nil {
 		return fail(stderr, err)
