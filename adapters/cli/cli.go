@@ -151,4 +151,3 @@ func helpOrError(inv Invocation, err error, out io.Writer) (Invocation, error) {
 	}
 	return Invocation{}, err
 }
-

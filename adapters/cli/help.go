@@ -40,12 +40,12 @@ var commands = []command{
 			"Example: librarian check --root ./docs"},
 	{name: "get", usage: "librarian get SELECTOR... [flags]", summary: "print docs, sections or line ranges (get_documents)",
 		about: "A SELECTOR is a doc id or path, or a JSON selector (quote it for the shell):\n" +
-			"  auth                                       a whole doc (by id)\n" +
-			"  backend/auth.md                            a whole doc (by path)\n" +
-			"  '{\"root\": \"backend\"}'                      every doc of a folder\n" +
-			"  '{\"doc\": \"auth\", \"sections\": [\"login-flow\"]}'  sections, by id (ls --line-bounds lists them)\n" +
-			"  '{\"doc\": \"auth\", \"lines\": [43, 50]}'         a line range, both ends included\n" +
-			"  '[\"auth\", {\"doc\": \"caching\", \"lines\": [1, 9]}]'  a JSON list, as a \"Left out\" block prints it\n" +
+			"  auth                                              a whole doc (by id)\n" +
+			"  backend/auth.md                                   a whole doc (by path)\n" +
+			"  '{\"root\": \"backend\"}'                             every doc of a folder\n" +
+			"  '{\"doc\": \"auth\", \"sections\": [\"login-flow\"]}'     sections, by id (ls --line-bounds lists them)\n" +
+			"  '{\"doc\": \"auth\", \"lines\": [43, 50]}'              a line range, both ends included\n" +
+			"  '[\"auth\", {\"doc\": \"caching\", \"lines\": [1, 9]}]'   a JSON list, as a \"Left out\" block prints it\n" +
 			"A selector that matches nothing is a finding: its note is printed and the exit code is 1.\n" +
 			"Example: librarian get auth '{\"doc\": \"caching\", \"sections\": [\"ttl-rules\"]}'",
 		flags: []flagDoc{
