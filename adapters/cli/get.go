@@ -77,14 +77,15 @@ func selectorItems(operands []string) ([]json.RawMessage, error) {
 		t := strings.TrimSpace(op)
 		switch {
 		case strings.HasPrefix(t, "{"):
-			if !json.Valid([]byte(t)) {
-				return nil, fmt.Errorf("%w: argument %d is not a valid JSON object: %s", domain.ErrInvalidSelector, i+1, op)
+			var obj json.RawMessage
+			if err := json.Unmarshal([]byte(t), &obj); err != nil {
+				return nil, fmt.Errorf("%w: argument %d is not a valid JSON object: %s", domain.ErrInvalidSelector, i+1, jsonProblem(t, err))
 			}
 			items = append(items, json.RawMessage(t))
 		case strings.HasPrefix(t, "["):
 			var list []json.RawMessage
 			if err := json.Unmarshal([]byte(t), &list); err != nil {
-				return nil, fmt.Errorf("%w: argument %d is not a valid JSON list of selectors: %v", domain.ErrInvalidSelector, i+1, err)
+				return nil, fmt.Errorf("%w: argument %d is not a valid JSON list of selectors: %s", domain.ErrInvalidSelector, i+1, jsonProblem(t, err))
 			}
 			items = append(items, list...)
 		default:
@@ -96,4 +97,20 @@ func selectorItems(operands []string) ([]json.RawMessage, error) {
 		}
 	}
 	return items, nil
+}
+
+// jsonProblem words a JSON syntax error for a person: the parser's reason,
+// the character where it stopped, and the text up to there, so a missing
+// brace or a shell-eaten quote is easy to spot.
+func jsonProblem(text string, err error) string {
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		at := int(min(max(syntax.Offset, 0), int64(len(text)))) // 1-based: the offset counts the bad character
+		hint := ""
+		if at == len(text) && strings.HasPrefix(syntax.Error(), "unexpected end") {
+			hint = " (a closing bracket, brace or quote is missing)"
+		}
+		return fmt.Sprintf("%s at character %d%s: %s <-- here", syntax.Error(), at, hint, text[:at])
+	}
+	return err.Error()
 }
