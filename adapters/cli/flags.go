@@ -172,3 +172,10 @@ func folderFrom(cmd, flagValue string, operands []string, skip int) (string, err
 	}
 	return folderOperand(cmd, folder)
 }
+
+// given reports whether flag name was set on fs's command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -45,6 +45,12 @@ func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr
 	if err != nil {
 		return fail(stderr, err)
 	}
+	if len(operands) == 0 {
+		return fail(stderr, usageError("get", "takes one or more SELECTORs: a doc id or path, or a JSON selector"))
+	}
+	if o.maxTokens < 0 {
+		return fail(stderr, usageError("get", "--max-tokens: want 0 (no limit) or more, got %d", o.maxTokens))
+	}
 	items, err := selectorItems(operands)
 	if err != nil {
 		return fail(stderr, err)

@@ -82,11 +82,14 @@ func runLs(ctx context.Context, lib *app.Library, args []string, stdout, stderr 
 	if err != nil {
 		return fail(stderr, err)
 	}
+	if given(fs, "max-tokens") && o.maxTokens < 0 {
+		return fail(stderr, usageError("ls", "--max-tokens: want 0 (no limit) or more, got %d", o.maxTokens))
+	}
 	req := app.ListRequest{Scope: app.Scope{Root: folder, Tags: o.tags, Depth: o.depth}, LineBounds: o.lineBounds}
 	if o.sectionDepth >= 0 {
 		req.SectionDepth = &o.sectionDepth
 	}
-	if o.maxTokens >= 0 {
+	if given(fs, "max-tokens") {
 		req.MaxTokens = &o.maxTokens
 	}
 	out, err := lib.ListDocuments(ctx, req)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/librarian/librarian/app"
 )
@@ -51,6 +52,12 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 	folder, err := folderFrom("search", o.folder, operands, 1)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if strings.TrimSpace(operands[0]) == "" {
+		return fail(stderr, usageError("search", "QUERY is empty: give a string or, with --regex, a regex to look for"))
+	}
+	if o.maxResults < 0 {
+		return fail(stderr, usageError("search", "--max-results: want 0 (no limit) or more, got %d", o.maxResults))
 	}
 	req := app.SearchRequest{
 		Scope:         app.Scope{Root: folder, Tags: o.tags, Depth: o.depth},

@@ -100,7 +100,8 @@ func TestRunSearchAndTagsMisuse(t *testing.T) {
 	}{
 		{"no query", runSearchBuf, nil, 2, "", "search: takes one QUERY and at most one FOLDER"},
 		{"three operands", runSearchBuf, []string{"a", "b", "c"}, 2, "", `got 3: ["a" "b" "c"]`},
-		{"empty query", runSearchBuf, []string{""}, 2, "", "'query' is empty"},
+		{"empty query", runSearchBuf, []string{""}, 2, "", "search: QUERY is empty"},
+		{"negative max results", runSearchBuf, []string{"x", "--max-results", "-1"}, 2, "", "search: --max-results: want 0 (no limit) or more, got -1"},
 		{"invalid regex", runSearchBuf, []string{"--regex", "a("}, 2, "", "librarian: invalid argument: invalid regex \"a(\": error parsing regexp: missing closing ): `a(`"},
 		{"unknown flag", runSearchBuf, []string{"x", "--fuzzy"}, 2, "", "librarian: search: unknown flag --fuzzy (see librarian search --help)"},
 		{"bad depth", runSearchBuf, []string{"x", "--depth", "deep"}, 2, "", `search: --depth: want a whole number, got "deep" (see librarian search --help)`},
