@@ -14,19 +14,29 @@ type CheckReport struct {
 	// ProblemDocs counts the docs (or index entries refused before they
 	// became docs) that have at least one problem.
 	ProblemDocs int
+	// Warnings are worth a look but fail nothing (domain.Catalog.Warnings).
+	Warnings []string
 }
 
-// Text renders the report for a person.
+// Text renders the report for a person: the problems, then the warnings.
 func (r CheckReport) Text() string {
-	if len(r.Problems) == 0 {
-		return fmt.Sprintf("ok: %d %s, no problems", r.Docs, plural(r.Docs, "doc", "docs"))
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s in %d %s (%d checked):", len(r.Problems), plural(len(r.Problems), "problem", "problems"),
-		r.ProblemDocs, plural(r.ProblemDocs, "doc", "docs"), r.Docs)
-	for _, p := range r.Problems {
-		b.WriteString("\n- ")
-		b.WriteString(p)
+	if len(r.Problems) == 0 {
+		fmt.Fprintf(&b, "ok: %d %s, no problems", r.Docs, plural(r.Docs, "doc", "docs"))
+	} else {
+		fmt.Fprintf(&b, "%d %s in %d %s (%d checked):", len(r.Problems), plural(len(r.Problems), "problem", "problems"),
+			r.ProblemDocs, plural(r.ProblemDocs, "doc", "docs"), r.Docs)
+		for _, p := range r.Problems {
+			b.WriteString("\n- ")
+			b.WriteString(p)
+		}
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintf(&b, "\n%d %s (these fail nothing):", len(r.Warnings), plural(len(r.Warnings), "warning", "warnings"))
+		for _, w := range r.Warnings {
+			b.WriteString("\n- ")
+			b.WriteString(w)
+		}
 	}
 	return b.String()
 }
@@ -39,7 +49,7 @@ func (l *Library) Check(ctx context.Context) (CheckReport, error) {
 	if err != nil {
 		return CheckReport{}, err
 	}
-	rep := CheckReport{Docs: len(cat.Docs), Problems: append([]string(nil), cat.Notes...)}
+	rep := CheckReport{Docs: len(cat.Docs), Problems: append([]string(nil), cat.Notes...), Warnings: cat.Warnings}
 	withProblems := map[string]bool{} // by doc path, or the entry a catalog note names
 	for _, n := range cat.Notes {
 		withProblems[noteSubject(n)] = true

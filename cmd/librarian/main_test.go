@@ -128,3 +128,20 @@ func TestEveryIndexProblemInOneAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasIsAWarning: two index entries with the same path fail nothing:
+// check prints a warning and exits 0, and both ids are served.
+func TestAliasIsAWarning(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.json"), []byte(`{"documents": [{"id": "auth", "path": "auth.md"}, {"id": "login", "path": "auth.md"}]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "auth.md"), []byte("# Auth\n\nTokens.\n"), 0o644)
+	code, stdout, stderr := runCLI(t, nil, "--root", dir, "check")
+	want := "ok: 2 docs, no problems\n1 warning (these fail nothing):\n- documents[1] (id 'login'): same path 'auth.md' as documents[0] (id 'auth'): both ids serve that file\n"
+	if code != 0 || stdout != want {
+		t.Errorf("check: exit %d, stdout %q, stderr %q; want 0 and %q", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = runCLI(t, nil, "--root", dir, "get", "login")
+	if code != 0 || !strings.Contains(stdout, "=== login (auth.md) · L1–3 ===") {
+		t.Errorf("get login: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
