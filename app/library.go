@@ -30,6 +30,9 @@ type LibraryConfig struct {
 	// ("--max-doc-bytes", "LIBRARY_MAX_DOC_BYTES"), for the note a too
 	// large doc gets; "" means the default.
 	MaxDocBytesFrom string
+	// Commands names the operations in hints ("librarian ls shows every
+	// doc"); the zero value means the MCP tools.
+	Commands domain.Commands
 }
 
 // DefaultMaxDocBytes is the largest document file read: 16 MiB, far above

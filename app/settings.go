@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // Settings is the whole program's configuration, read from the environment
@@ -28,6 +30,10 @@ type Settings struct {
 	EngineURL     string // LIBRARIAN_URL
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
+
+	// Commands is how answers name the operations in hints: the MCP tools
+	// (the zero value) or, for a command-line run, the commands.
+	Commands domain.Commands
 
 	// From names where each given setting came from, by SettingSpec.Key:
 	// its flag ("--max-doc-bytes") or env var ("LIBRARY_MAX_DOC_BYTES").

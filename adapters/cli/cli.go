@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/domain"
 )
 
 // Invocation is a parsed command line: the settings for the app graph, the
@@ -90,6 +91,9 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	s, err := app.LoadSettings(env, given)
 	if err != nil {
 		return Invocation{}, err
+	}
+	if inv.Command != "serve" {
+		s.Commands = domain.CLICommands // hints name what a person runs
 	}
 	if inv.Command == "eval" && !s.HasTools("engine") {
 		s.Tools = append(s.Tools, "engine")

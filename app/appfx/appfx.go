@@ -116,7 +116,7 @@ func ImagesModule() fx.Option {
 
 func newLibrary(s app.Settings, src docindex.Source, p markdown.Parser, img imagestore.Store) *app.Library {
 	return app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens,
-		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"]})
+		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands})
 }
 
 // EngineModule provides the engine tools over seed 004's remote engine. It
