@@ -34,7 +34,7 @@ func RE2Limits(pattern string) string {
 
 // re2Found records the first use of each feature RE2 lacks.
 type re2Found struct {
-	lookbehind, lookahead, backreference, atomic           bool
+	lookbehind, lookahead, backreference, atomic         bool
 	lookbehindAt, lookaheadAt, backreferenceAt, atomicAt string
 }
 
