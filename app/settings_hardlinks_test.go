@@ -18,12 +18,12 @@ func TestSettingsAllowHardLinks(t *testing.T) {
 		{"false", false, ""},
 		{"yes", false, `LIBRARY_ALLOW_HARDLINKS: want 1 or 0 (true or false), got "yes"`},
 	} {
-		s, err := SettingsFromEnv(func(name string) string {
+		s, err := LoadSettings(func(name string) string {
 			if name == "LIBRARY_ALLOW_HARDLINKS" {
 				return tc.value
 			}
 			return ""
-		})
+		}, nil)
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("LIBRARY_ALLOW_HARDLINKS=%q: error %v, want %q", tc.value, err, tc.err)

@@ -59,13 +59,14 @@ type Index struct {
 // parsedIndex is the index as of one stamp: its entries sorted by path, or
 // the *domain.IndexError it failed with (errors are cached too).
 type parsedIndex struct {
-	stamp   domain.Stamp
-	readAt  time.Time // see settled
-	data    []byte    // the bytes parsed, to tell a racy re-read from an edit
-	entries []entry
-	byDir   []int  // indexes into entries, grouped by folder
-	folders []span // the groups of byDir, one per folder
-	err     *domain.IndexError
+	stamp    domain.Stamp
+	readAt   time.Time // see settled
+	data     []byte    // the bytes parsed, to tell a racy re-read from an edit
+	entries  []entry
+	warnings []string // for domain.Catalog.Warnings: aliases
+	byDir    []int    // indexes into entries, grouped by folder
+	folders  []span   // the groups of byDir, one per folder
+	err      *domain.IndexError
 }
 
 // span is the half-open range [from, to) of a slice.
@@ -137,8 +138,9 @@ func (x *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
 		return nil, p.err
 	}
 	cat := &domain.Catalog{
-		Docs:    make([]domain.Document, 0, len(p.entries)),
-		Folders: map[string]domain.Folder{}, // seed 000's index describes no folders
+		Docs:     make([]domain.Document, 0, len(p.entries)),
+		Folders:  map[string]domain.Folder{}, // seed 000's index describes no folders
+		Warnings: slices.Clone(p.warnings),
 	}
 	type note struct {
 		index int
@@ -313,12 +315,12 @@ func (x *Index) load() (*parsedIndex, error) {
 	}
 	x.parses.Add(1)
 	p := &parsedIndex{stamp: stamp, readAt: readAt, data: data}
-	entries, problems := parseIndex(x.docIndex, data)
+	entries, warnings, problems := parseIndex(x.docIndex, data)
 	if len(problems) > 0 {
 		p.err = &domain.IndexError{File: x.docIndex, Problems: problems}
 	} else {
 		slices.SortStableFunc(entries, func(a, b entry) int { return cmp.Compare(a.doc.Path, b.doc.Path) })
-		p.entries = entries
+		p.entries, p.warnings = entries, warnings
 		p.byDir, p.folders = groupByFolder(entries)
 	}
 	x.parsed = p

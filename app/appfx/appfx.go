@@ -60,16 +60,22 @@ func Convention(s app.Settings) string {
 }
 
 // CheckRoot turns a missing or unreadable library root into a start-up
-// error naming the path and the setting.
+// error naming the path as given and as resolved, and the setting it came
+// from (or how to set it).
 func CheckRoot(s app.Settings) error {
+	where := fmt.Sprintf("%q", s.Root)
+	if abs, err := filepath.Abs(s.Root); err == nil && abs != s.Root {
+		where += fmt.Sprintf(" (%s)", abs)
+	}
+	source := s.Source("root")
 	info, err := os.Stat(s.Root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("library root %q does not exist (set LIBRARY_ROOT or --root)", s.Root)
+		return fmt.Errorf("library root %s does not exist (%s)", where, source)
 	case err != nil:
-		return fmt.Errorf("library root %q: %v (set LIBRARY_ROOT or --root)", s.Root, err)
+		return fmt.Errorf("library root %s: %v (%s)", where, err, source)
 	case !info.IsDir():
-		return fmt.Errorf("library root %q is not a directory (set LIBRARY_ROOT or --root)", s.Root)
+		return fmt.Errorf("library root %s is not a directory (%s)", where, source)
 	}
 	return nil
 }
@@ -109,7 +115,8 @@ func ImagesModule() fx.Option {
 }
 
 func newLibrary(s app.Settings, src docindex.Source, p markdown.Parser, img imagestore.Store) *app.Library {
-	return app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens, MaxDocBytes: s.MaxDocBytes})
+	return app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens,
+		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands})
 }
 
 // EngineModule provides the engine tools over seed 004's remote engine. It

@@ -44,6 +44,15 @@ func TestCommandLine(t *testing.T) {
 		{name: "ls", env: env, args: []string{"ls", "backend/storage", "--line-bounds"}, stdout: `§ invalidation/fan-out-deletes "Fan-out deletes" L21–34`},
 		{name: "ls root flag before command", args: []string{"--root", lib, "ls"}, stdout: "./ (4 docs, ~884 tokens)"},
 		{name: "ls docs-root after command", args: []string{"ls", "--docs-root", lib, "--section-depth", "0"}, stdout: "guides/ (1 docs, ~180 tokens)"},
+		{name: "ls root flag after command is the library root", args: []string{"ls", "--root", lib}, stdout: "./ (4 docs, ~884 tokens)"},
+		{name: "search root flag after command is the library root", args: []string{"search", "fan-out", "--root", lib}, stdout: "caching (backend/storage/caching.md)"},
+		{name: "search folder operand", env: env, args: []string{"search", "token", "guides"}, stdout: `No hits for "token" in 1 doc`},
+		{name: "tags root flag after command", args: []string{"tags", "--root", lib, "backend"}, stdout: "- backend (3)"},
+		{name: "absolute folder is refused", env: env, args: []string{"ls", "/tmp/big"}, code: 2,
+			stderr: `ls: folder "/tmp/big" is an absolute path, but a folder is relative to the library root (e.g. backend/storage); to use /tmp/big as the library, write --root /tmp/big`, noStdout: true},
+		{name: "ls negative budget", env: env, args: []string{"ls", "--max-tokens", "-5"}, code: 2, stderr: "ls: --max-tokens: want 0 (no limit) or more, got -5 (see librarian ls --help)"},
+		{name: "unknown flag before the command", env: env, args: []string{"--fuzzy", "ls"}, code: 2, stderr: "librarian: unknown flag --fuzzy (see librarian --help)"},
+		{name: "unknown flag after the command", env: env, args: []string{"ls", "--fuzzy"}, code: 2, stderr: "librarian: ls: unknown flag --fuzzy (see librarian ls --help)"},
 		{name: "check ok", env: env, args: []string{"check"}, stdout: "ok: 4 docs, no problems"},
 		{name: "check finds problems", args: []string{"--root", edge, "check"}, code: 1, stdout: "missing: documents[7] (id 'gone')"},
 		{name: "check invalid index", args: []string{"--root", bad, "check"}, code: 1, stdout: "documents[0] (id 'dots'): 'path' may not contain '..'"},
@@ -117,5 +126,22 @@ func TestEveryIndexProblemInOneAnswer(t *testing.T) {
 		if !strings.Contains(listed, w) {
 			t.Errorf("list_documents error lacks %q:\n%s", w, listed)
 		}
+	}
+}
+
+// TestAliasIsAWarning: two index entries with the same path fail nothing:
+// check prints a warning and exits 0, and both ids are served.
+func TestAliasIsAWarning(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.json"), []byte(`{"documents": [{"id": "auth", "path": "auth.md"}, {"id": "login", "path": "auth.md"}]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "auth.md"), []byte("# Auth\n\nTokens.\n"), 0o644)
+	code, stdout, stderr := runCLI(t, nil, "--root", dir, "check")
+	want := "ok: 2 docs, no problems\n1 warning (these fail nothing):\n- documents[1] (id 'login'): same path 'auth.md' as documents[0] (id 'auth'): both ids serve that file\n"
+	if code != 0 || stdout != want {
+		t.Errorf("check: exit %d, stdout %q, stderr %q; want 0 and %q", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = runCLI(t, nil, "--root", dir, "get", "login")
+	if code != 0 || !strings.Contains(stdout, "=== login (auth.md) · L1–3 ===") {
+		t.Errorf("get login: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
