@@ -31,6 +31,11 @@ type Settings struct {
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
 
+	// AllowHardLinks (LIBRARY_ALLOW_HARDLINKS) serves regular files with
+	// more than one hard link; by default they are refused, since another
+	// of their names may lie outside the root.
+	AllowHardLinks bool
+
 	// Commands is how answers name the operations in hints: the MCP tools
 	// (the zero value) or, for a command-line run, the commands.
 	Commands domain.Commands
@@ -134,6 +139,16 @@ var SettingSpecs = []SettingSpec{
 			if s.EngineURL != "" && !strings.HasPrefix(s.EngineURL, "http://") && !strings.HasPrefix(s.EngineURL, "https://") {
 				return fmt.Errorf("want an http:// or https:// URL, got %q", v)
 			}
+			return nil
+		}},
+	{Key: "LIBRARY_ALLOW_HARDLINKS", Env: []string{"LIBRARY_ALLOW_HARDLINKS"}, Value: "BOOL", Default: "false",
+		Help: "serve regular files with more than one hard link (refused by default: another name may lie outside the root)",
+		Apply: func(s *Settings, v, _ string) error {
+			allow, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("want 1 or 0 (true or false), got %q", v)
+			}
+			s.AllowHardLinks = allow
 			return nil
 		}},
 	{Key: "LIBRARIAN_PROJECT", Env: []string{"LIBRARIAN_PROJECT"},

@@ -48,6 +48,7 @@ type Index struct {
 	setting  error        // why the doc index setting is refused, or nil
 	escape   error        // *os.Root's error for a path leaving the root
 	links    rootfs.Links // resolves absolute symlinks inside the root
+	access   rootfs.Access
 
 	mu     sync.Mutex // guards parsed
 	parsed *parsedIndex
@@ -83,7 +84,16 @@ var _ docindex.Source = (*Index)(nil)
 //
 // so the server starts and says what is wrong where it is asked. Close
 // releases the root.
-func New(root, docIndex string) (*Index, error) {
+// Option adjusts New.
+type Option func(*Index)
+
+// AllowHardLinks serves regular files with more than one hard link, which
+// are refused by default (see rootfs.Access): LIBRARY_ALLOW_HARDLINKS.
+func AllowHardLinks(allow bool) Option {
+	return func(x *Index) { x.access.AllowHardLinks = allow }
+}
+
+func New(root, docIndex string, opts ...Option) (*Index, error) {
 	if docIndex == "" {
 		docIndex = DefaultDocIndex
 	}
@@ -93,6 +103,9 @@ func New(root, docIndex string) (*Index, error) {
 	}
 	escape := rootfs.EscapeError(r)
 	x := &Index{root: r, rootName: root, escape: escape, links: rootfs.NewLinks(r, root, escape)}
+	for _, opt := range opts {
+		opt(x)
+	}
 	if problem := domain.CheckIndexPath("doc index", docIndex); problem != "" {
 		x.setting = refused("doc index setting '%s' refused: %s", docIndex, problem)
 	} else {

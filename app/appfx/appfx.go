@@ -89,14 +89,14 @@ func IndexModule(s app.Settings) fx.Option {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
-			return jsonindex.New(s.Root, s.DocIndex)
+			return jsonindex.New(s.Root, s.DocIndex, jsonindex.AllowHardLinks(s.AllowHardLinks))
 		}
 	default:
 		ctor = func(s app.Settings) (*frontmatterindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
-			return frontmatterindex.New(s.Root)
+			return frontmatterindex.New(s.Root, frontmatterindex.AllowHardLinks(s.AllowHardLinks))
 		}
 	}
 	return fx.Module("index", fx.Provide(fx.Annotate(ctor, fx.As(new(docindex.Source)))))
@@ -110,7 +110,7 @@ func MarkdownModule() fx.Option {
 // ImagesModule provides the image store over seed 000's image index.
 func ImagesModule() fx.Option {
 	return fx.Module("images", fx.Provide(fx.Annotate(func(s app.Settings) (*fileimages.Store, error) {
-		return fileimages.New(s.Root, s.ImageIndex)
+		return fileimages.New(s.Root, s.ImageIndex, fileimages.AllowHardLinks(s.AllowHardLinks))
 	}, fx.As(new(imagestore.Store)))))
 }
 
