@@ -141,6 +141,16 @@ var SettingSpecs = []SettingSpec{
 			}
 			return nil
 		}},
+	{Key: "LIBRARY_ALLOW_HARDLINKS", Env: []string{"LIBRARY_ALLOW_HARDLINKS"}, Value: "BOOL", Default: "false",
+		Help: "serve regular files with more than one hard link (refused by default: another name may lie outside the root)",
+		Apply: func(s *Settings, v, _ string) error {
+			allow, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("want 1 or 0 (true or false), got %q", v)
+			}
+			s.AllowHardLinks = allow
+			return nil
+		}},
 	{Key: "LIBRARIAN_PROJECT", Env: []string{"LIBRARIAN_PROJECT"},
 		Help:  "project tag sent to the engine",
 		Apply: func(s *Settings, v, _ string) error { s.EngineProject = v; return nil }},
