@@ -157,14 +157,6 @@ var SettingSpecs = []SettingSpec{
 	{Key: "CLAUDE_CODE_SESSION_ID", Env: []string{"CLAUDE_CODE_SESSION_ID"},
 		Help:  "session id sent to the engine",
 		Apply: func(s *Settings, v, _ string) error { s.Session = v; return nil }},
-	{Key: "LIBRARY_ALLOW_HARDLINKS", Env: []string{"LIBRARY_ALLOW_HARDLINKS"}, Value: "0|1", Default: "0",
-		Help: "1 serves regular files with more than one hard link (refused by default: another name may lie outside the root)",
-		Apply: func(s *Settings, v, _ string) (err error) {
-			if s.AllowHardLinks, err = strconv.ParseBool(strings.TrimSpace(v)); err != nil {
-				return fmt.Errorf("want 1 or 0 (true or false), got %q", v)
-			}
-			return nil
-		}},
 }
 
 // A FlagValue is one settings flag as written on the command line, without
