@@ -3,9 +3,11 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/librarian/librarian/adapters/frontmatterindex"
@@ -135,6 +137,30 @@ func TestListDocumentsDefaultsAreTheServers(t *testing.T) {
 			if got := string(schema.Properties["line_bounds"].Default); got != "false" {
 				t.Errorf("list_documents.line_bounds default = %s, want false", got)
 			}
+		}
+	}
+}
+
+// The librarian-ts tools keep the original's JSON-RPC invalid-params error
+// and its rules (null refused, unknown arguments ignored), worded the same
+// way: the argument and what it must be, not the schema's path.
+func TestTSArgumentErrorsNameTheArgument(t *testing.T) {
+	cs := connectTS(t, "")
+	for _, tc := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{"listDocuments", map[string]any{"depth": "x"}, `Invalid arguments for tool listDocuments: 'depth' must be a number, got a string: "x"`},
+		{"listDocuments", map[string]any{"directory": nil}, "Invalid arguments for tool listDocuments: 'directory' must be a string, got null"},
+		{"searchDocuments", map[string]any{"query": "x", "caseSensitive": "true"}, `Invalid arguments for tool searchDocuments: 'caseSensitive' must be true or false, got a string: "true"`},
+		{"getDocument", map[string]any{}, "Invalid arguments for tool getDocument: 'filepath' is missing"},
+		{"listTags", json.RawMessage(`[1]`), "Invalid arguments for tool listTags: the arguments must be a JSON object, got [1]"},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || !strings.HasPrefix(rpcErr.Message, tc.want) {
+			t.Errorf("%s(%v) = %v, %v\nwant a -32602 error starting %q", tc.tool, tc.args, res, err, tc.want)
 		}
 	}
 }
