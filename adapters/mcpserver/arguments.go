@@ -75,6 +75,9 @@ func readArguments[In any](tool string, schema *jsonschema.Schema, raw json.RawM
 		}
 		slices.Sort(names)
 		slices.Sort(unknown)
+		if len(unknown) > maxQuotedUnknown {
+			unknown = append(unknown[:maxQuotedUnknown], fmt.Sprintf("and %d more", len(unknown)-maxQuotedUnknown))
+		}
 		return in, fmt.Errorf("%w: unknown argument %s: %s takes %s", domain.ErrInvalidArgument,
 			strings.Join(unknown, ", "), tool, strings.Join(names, ", "))
 	}
@@ -145,6 +148,9 @@ func decodeArguments(args map[string]any, in any) error {
 	}
 	return json.Unmarshal(data, in)
 }
+
+// maxQuotedUnknown is how many unknown argument names an error quotes.
+const maxQuotedUnknown = 3
 
 // Integers are bounded so that every Go int field holds them, whatever
 // the platform.
