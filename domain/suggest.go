@@ -15,7 +15,9 @@ import (
 //     of up to 4 characters, 2 up to 8, 3 beyond; a swap of two neighbours
 //     counts as one edit, so "auht" finds "auth"), or
 //   - one contains the other (3 characters at least: "auth" finds
-//     "auth-middleware").
+//     "auth-middleware"), when no candidate is near as a typo; a name
+//     with a '/' is not near the candidates it merely contains (its
+//     parent folders).
 //
 // Closer candidates come first; ties keep the candidates' order. Name and
 // candidates are compared as written: callers clean paths first.
@@ -45,8 +47,8 @@ func Suggest(name string, candidates []string, limit int) []string {
 	sort.SliceStable(found, func(a, b int) bool { return found[a].score < found[b].score })
 	var out []string
 	for _, f := range found {
-		if len(out) == limit {
-			break
+		if len(out) == limit || f.score > allowance && len(out) > 0 {
+			break // containment only when no typo is near: "backend/storag" means storage, not backend
 		}
 		out = append(out, f.cand)
 	}
@@ -66,9 +68,10 @@ func nearness(want, cand string, allowance int) (int, bool) {
 	if best >= 0 {
 		return best, true
 	}
+	// A name with a '/' holds its parents: "backend/nothing" does not mean "backend".
 	leaf := cand[strings.LastIndexByte(cand, '/')+1:]
 	if utf8.RuneCountInString(want) >= 3 && strings.Contains(cand, want) ||
-		utf8.RuneCountInString(leaf) >= 3 && strings.Contains(want, leaf) {
+		!strings.Contains(want, "/") && utf8.RuneCountInString(leaf) >= 3 && strings.Contains(want, leaf) {
 		return allowance + 1, true
 	}
 	return 0, false

@@ -44,16 +44,18 @@ func TestSuggest(t *testing.T) {
 		{"daisyui/components/buton", docs, 5, []string{"daisyui/components/button"}},
 		{"auht", docs, 5, []string{"auth"}},
 		{"cachng", docs, 5, []string{"caching"}},
-		{"AUTH", docs, 5, []string{"auth", "auth-middleware"}}, // case ignored; the typo-free match first
-		{"auth", docs, 1, []string{"auth"}},                    // the limit
-		{"middleware", docs, 5, []string{"auth-middleware"}},   // contained
-		{"quillwort", docs, 5, nil},                            // nothing near
+		{"AUTH", docs, 5, []string{"auth"}}, // case ignored; an exact match hides mere containment
+		{"auth-midleware", docs, 5, []string{"auth-middleware"}},
+		{"auth", docs, 1, []string{"auth"}},                  // the limit
+		{"middleware", docs, 5, []string{"auth-middleware"}}, // contained
+		{"quillwort", docs, 5, nil},                          // nothing near
 		{"", docs, 5, nil},
 		{"ab", []string{"ab", "abc", "xy"}, 5, []string{"ab", "abc"}}, // short names: one edit
 		{"login-flw", []string{"_intro", "login-flow", "refresh-tokens", "refresh-tokens/rotation"}, 5, []string{"login-flow"}},
 		{"rotaton", []string{"refresh-tokens", "refresh-tokens/rotation"}, 5, []string{"refresh-tokens/rotation"}},
 		{"backend/storag", []string{"backend/", "backend/storage/", "guides/"}, 5, []string{"backend/storage/"}},
-		{"x", []string{"x", "x"}, 5, []string{"x"}}, // duplicates once
+		{"backend/nothing", []string{"backend", "backend/storage", "guides"}, 5, nil}, // its parent is no suggestion
+		{"x", []string{"x", "x"}, 5, []string{"x"}},                                   // duplicates once
 	} {
 		if got := Suggest(tc.name, tc.candidates, tc.limit); !slices.Equal(got, tc.want) {
 			t.Errorf("Suggest(%q, %v, %d) = %q, want %q", tc.name, tc.candidates, tc.limit, got, tc.want)

@@ -71,7 +71,19 @@ func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr
 	if _, err := io.WriteString(stdout, ans.String()); err != nil {
 		return fail(stderr, err)
 	}
+	if n := len(ans.Unmatched); n > 0 {
+		// Nothing found is a finding (exit 1), as for check: the Notes say why.
+		fmt.Fprintf(stderr, "librarian: get: %d of %d %s returned nothing (see Notes)\n", n, len(selectors), plural(len(selectors), "selector", "selectors"))
+		return 1
+	}
 	return 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // selectorItems turns operands into get_documents' select items: an operand

@@ -145,3 +145,33 @@ func TestAliasIsAWarning(t *testing.T) {
 		t.Errorf("get login: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestCommandLineFindings: a selector that returns nothing is a finding
+// (exit 1) whose note suggests, in the command line's words, what was
+// meant; so is a mistyped folder (a usage error, exit 2).
+func TestCommandLineFindings(t *testing.T) {
+	env := map[string]string{"LIBRARY_ROOT": filepath.Join(repoRoot(t), "library")}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"a typo of a doc", []string{"get", "auht"}, 1, "unknown doc 'auht': no document has this id or path (did you mean: auth?)", "librarian: get: 1 of 1 selector returned nothing (see Notes)"},
+		{"a folder as a doc", []string{"get", "backend"}, 1, `('backend' is a folder: select its docs with librarian get '{"root": "backend"}')`, "returned nothing"},
+		{"nothing near", []string{"get", "quillwort"}, 1, "(librarian ls shows every doc)", "returned nothing"},
+		{"a typo of a section", []string{"get", `{"doc": "auth", "sections": ["login-flw"]}`}, 1, "has no section 'login-flw' (did you mean: login-flow?)", "returned nothing"},
+		{"one of two found", []string{"get", "caching", "cachng"}, 1, "=== caching (backend/storage/caching.md)", "1 of 2 selectors returned nothing"},
+		{"all found", []string{"get", "caching"}, 0, "=== caching (backend/storage/caching.md)", ""},
+		{"a typo of a folder", []string{"ls", "bakend"}, 2, "", "no folder 'bakend' in the library (did you mean: backend/?)"},
+		{"a lookbehind", []string{"search", "--regex", `(?<=token )\w+`}, 2, "", "RE2 (Go's regex syntax) has neither lookbehind nor backreferences"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, env, tc.args...)
+			if code != tc.code || !strings.Contains(stdout, tc.stdout) || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q", code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+			}
+		})
+	}
+}
