@@ -69,6 +69,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	if err != nil {
 		return "", err
 	}
+	skip := l.indexSkips(ctx, docs, m.candidateQuery(req.Query))
 
 	// Count every doc's hit lines in parallel; keep only the counts, so a
 	// query matching most lines of a big library costs no memory per hit.
@@ -87,6 +88,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 				i := int(next.Add(1)) - 1
 				if i >= len(docs) || ctx.Err() != nil {
 					return
+				}
+				if skip != nil && skip[i] {
+					continue // the index proves it holds no hit
 				}
 				p, err := l.open(ctx, docs[i])
 				if err != nil {
