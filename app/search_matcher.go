@@ -59,7 +59,7 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 		mode = SearchString
 	}
 	if mode != SearchString && mode != SearchRegex {
-		return nil, fmt.Errorf("%w: 'mode' must be \"string\" or \"regex\", got %q", domain.ErrInvalidArgument, req.Mode)
+		return nil, fmt.Errorf("%w: 'mode' must be \"string\", \"regex\" or \"ranked\", got %q", domain.ErrInvalidArgument, req.Mode)
 	}
 	if req.Query == "" {
 		return nil, fmt.Errorf("%w: 'query' is empty: give a string or a regex to look for", domain.ErrInvalidArgument)

@@ -10,7 +10,7 @@ import (
 	"github.com/librarian/librarian/app"
 )
 
-// RunSearch is `librarian search QUERY [--regex] [--case-sensitive]
+// RunSearch is `librarian search QUERY [--regex|--ranked] [--case-sensitive]
 // [--tags a,b] [--root DIR] [--depth N] [--max-results N]`: search_documents'
 // answer, for a person. Flags and the query may come in any order; a query
 // starting with '-' goes after `--`. It returns the exit code: 0 with or
@@ -18,10 +18,11 @@ import (
 func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("search", stderr)
 	regex := fs.Bool("regex", false, "")
+	ranked := fs.Bool("ranked", false, "")
 	caseSensitive := fs.Bool("case-sensitive", false, "")
 	root := fs.String("root", ".", "")
 	depth := fs.Int("depth", -1, "")
-	maxResults := fs.Int("max-results", app.DefaultMaxResults, "")
+	maxResults := fs.Int("max-results", -1, "") // -1: the mode's default
 	var tags listFlag
 	fs.Var(&tags, "tags", "")
 	operands, err := parseInterleaved(fs, args)
@@ -42,8 +43,19 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 		CaseSensitive: *caseSensitive,
 		MaxResults:    *maxResults,
 	}
-	if *regex {
+	switch {
+	case *regex && *ranked:
+		return fail(stderr, fmt.Errorf("--regex and --ranked are two modes: give one"))
+	case *regex:
 		req.Mode = app.SearchRegex
+	case *ranked:
+		req.Mode = app.SearchRanked
+	}
+	if req.MaxResults == -1 {
+		req.MaxResults = app.DefaultMaxResults
+		if *ranked {
+			req.MaxResults = app.DefaultRankedResults
+		}
 	}
 	out, err := lib.SearchDocuments(ctx, req)
 	if err != nil {
