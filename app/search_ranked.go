@@ -25,8 +25,8 @@ const rankedLines = 3
 // searchRanked answers mode "ranked": the top sections for the query's
 // words, best first, each as
 //
-//	1. auth (backend/auth.md) § refresh-tokens/rotation · L19–27 · ~95 tokens · tags: backend, security
-//	   L21: Every refresh returns a NEW refresh token and revokes the old one.
+//  1. auth (backend/auth.md) § refresh-tokens/rotation · L19–27 · ~95 tokens · tags: backend, security
+//     L21: Every refresh returns a NEW refresh token and revokes the old one.
 //
 // ready for get_documents ({"doc": id, "sections": [§ id]}). While the
 // index's first build runs, the call waits for it, reporting progress.
