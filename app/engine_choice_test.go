@@ -24,7 +24,7 @@ func TestEngineChoice(t *testing.T) {
 
 func TestEngineSettings(t *testing.T) {
 	env := map[string]string{"LIBRARIAN_ENGINE": " Local "}
-	s, err := SettingsFromEnv(func(k string) string { return env[k] })
+	s, err := LoadSettings(func(k string) string { return env[k] }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +35,11 @@ func TestEngineSettings(t *testing.T) {
 		t.Errorf("LIBRARIAN_ENGINE=local: engine %q, tools %v (want the engine tools served)", s.Engine, s.Tools)
 	}
 	env["LIBRARIAN_ENGINE"] = "cloud"
-	s, _ = SettingsFromEnv(func(k string) string { return env[k] })
-	if err := s.Validate(); err == nil || err.Error() != `LIBRARIAN_ENGINE "cloud": want local or remote (or leave it unset)` {
+	if _, err := LoadSettings(func(k string) string { return env[k] }, nil); err == nil || err.Error() != `LIBRARIAN_ENGINE: "cloud": want local or remote (or leave it unset)` {
 		t.Errorf("LIBRARIAN_ENGINE=cloud: %v", err)
+	}
+	s, err = LoadSettings(func(k string) string { return env[k] }, []FlagValue{{Name: "engine", Value: "remote"}})
+	if err != nil || s.Engine != "remote" {
+		t.Errorf("--engine remote over LIBRARIAN_ENGINE=cloud: %q %v (a flag overrides the env var)", s.Engine, err)
 	}
 }

@@ -152,16 +152,16 @@ func TestRefreshDefersFreshFiles(t *testing.T) {
 
 func TestIndexSettings(t *testing.T) {
 	env := map[string]string{"LIBRARY_INDEX": " OFF ", "LIBRARY_INDEX_DIR": "/tmp/idx"}
-	s, err := SettingsFromEnv(func(k string) string { return env[k] })
+	s, err := LoadSettings(func(k string) string { return env[k] }, nil)
 	if err != nil || s.Validate() != nil || s.Index != "off" || s.IndexDir != "/tmp/idx" {
 		t.Errorf("LIBRARY_INDEX=OFF: %+v, %v", s, err)
 	}
-	s, _ = SettingsFromEnv(func(string) string { return "" })
+	s, _ = LoadSettings(func(string) string { return "" }, []FlagValue{{Name: "index", Value: "on"}})
 	if s.Validate() != nil || s.Index != "on" || s.IndexDir != "" {
-		t.Errorf("defaults: index %q dir %q, want on and the cache folder", s.Index, s.IndexDir)
+		t.Errorf("--index on: index %q dir %q, want on and the cache folder", s.Index, s.IndexDir)
 	}
-	s.Index = "sometimes"
-	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), `LIBRARY_INDEX "sometimes"`) {
+	_, err = LoadSettings(func(k string) string { return map[string]string{"LIBRARY_INDEX": "sometimes"}[k] }, nil)
+	if err == nil || !strings.Contains(err.Error(), "LIBRARY_INDEX") || !strings.Contains(err.Error(), `"sometimes"`) {
 		t.Errorf("a bad LIBRARY_INDEX: %v", err)
 	}
 }

@@ -13,8 +13,7 @@ import (
 // RunGaps is `librarian gaps [--limit N]`: the gaps agents reported to the
 // local engine (librarian_gap), newest first, for a docs team.
 func RunGaps(ctx context.Context, engine *app.Engine, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("gaps", stderr)
-	limit := fs.Int("limit", 0, "show at most N gaps, newest first (0: all)")
+	fs, limit := newGapsFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		Usage(stdout, "gaps")
@@ -35,4 +34,10 @@ func RunGaps(ctx context.Context, engine *app.Engine, args []string, stdout, std
 	}
 	fmt.Fprintln(stdout, text)
 	return 0
+}
+
+// newGapsFlags is gaps' own flag set.
+func newGapsFlags() (*flag.FlagSet, *int) {
+	fs := newFlagSet("gaps", io.Discard)
+	return fs, fs.Int("limit", 0, "")
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,7 @@ import (
 // runIndex builds or refreshes the section index: a progress line on a
 // terminal (rewritten in place on stderr), then one summary line on stdout.
 func runIndex(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("index", stderr)
+	fs := newIndexFlags()
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -52,6 +53,9 @@ func runIndex(ctx context.Context, lib *app.Library, args []string, stdout, stde
 		status.Docs, status.Sections, st.Took.Round(time.Millisecond), st.Parsed, st.Removed, st.Deferred, status.Where, status.Bytes)
 	return 0
 }
+
+// newIndexFlags is index's own flag set: it has none.
+func newIndexFlags() *flag.FlagSet { return newFlagSet("index", io.Discard) }
 
 // isTerminal reports whether w is a character device (a terminal).
 func isTerminal(w io.Writer) bool {

@@ -36,6 +36,11 @@ func TestIndexCommandBuildsThenRefreshes(t *testing.T) {
 	if code, out, _ := run(); code != 0 || !strings.Contains(out, ": 0 parsed, 0 removed") {
 		t.Errorf("second index: exit %d, %q; want nothing parsed", code, out)
 	}
+	var rankedOut, rankedErr bytes.Buffer
+	if code := RunSearch(context.Background(), lib, []string{"--ranked", "refresh tokens"}, &rankedOut, &rankedErr); code != 0 ||
+		!strings.Contains(rankedOut.String(), "(ranked, best first)") || !strings.Contains(rankedOut.String(), "\n1. ") {
+		t.Errorf("search --ranked: exit %d\n%s%s", code, rankedOut.String(), rankedErr.String())
+	}
 	var errOut2 bytes.Buffer
 	if code := runIndex(context.Background(), lib, []string{"extra"}, &bytes.Buffer{}, &errOut2); code != 2 {
 		t.Errorf("index with an argument: exit %d (%s), want 2", code, errOut2.String())
