@@ -160,6 +160,7 @@ func EngineModule(s app.Settings) fx.Option {
 	}
 	return fx.Module("engine",
 		port,
+		fx.Provide(NewEngineAPI),
 		fx.Provide(func(s app.Settings, port retrieval.Engine) *app.Engine {
 			return app.NewEngine(port, app.EngineConfig{URL: s.EngineURL, Project: s.EngineProject, Session: s.Session})
 		}),

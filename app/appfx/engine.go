@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/librarian/librarian/adapters/engineapi"
 	"github.com/librarian/librarian/adapters/localretrieval"
 	"github.com/librarian/librarian/adapters/memjournal"
 	"github.com/librarian/librarian/adapters/sqlitejournal"
@@ -11,6 +12,7 @@ import (
 	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/journal"
+	"github.com/librarian/librarian/ports/retrieval"
 )
 
 // EngineChoice is the engine the settings pick (app.Settings.EngineChoice),
@@ -46,4 +48,12 @@ func newLocalEngine(s app.Settings, logger *slog.Logger, lib *app.Library, src d
 		}
 	}
 	return localretrieval.New(localretrieval.Options{Index: ix, Journal: j, Library: src, Refresh: lib.IndexFreshener(indexRefreshEvery)})
+}
+
+// NewEngineAPI is seed 004's engine API (every endpoint under
+// /api/library/) over the configured engine, local or remote, for the HTTP
+// listener to mount behind its authentication:
+// mux.Handle(engineapi.Prefix, handler).
+func NewEngineAPI(port retrieval.Engine, logger *slog.Logger) *engineapi.Handler {
+	return engineapi.New(port, engineapi.Options{Logger: logger})
 }

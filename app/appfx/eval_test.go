@@ -3,6 +3,7 @@ package appfx_test
 import (
 	"context"
 	"log/slog"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/librarian/librarian/adapters/engineapi"
 	"github.com/librarian/librarian/adapters/localretrieval"
 	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/app/appfx"
@@ -59,5 +61,25 @@ func TestEvalLocalEngine(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEngineAPIInGraph: the graph gives the engine API over the local
+// engine, ready for the HTTP listener to mount.
+func TestEngineAPIInGraph(t *testing.T) {
+	s := app.Settings{Root: filepath.Join("..", "..", "library"), Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
+		MaxImageBytes: 5 << 20, Index: "off", Tools: []string{"library", "engine"}}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var api *engineapi.Handler
+	fxApp := fx.New(appfx.Module(s, slog.New(slog.DiscardHandler)), fx.Populate(&api), fx.NopLogger)
+	if err := fxApp.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	api.ServeHTTP(rec, httptest.NewRequest("GET", "/api/library/locate?q=Validate&session=s", nil))
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"file":"backend/auth.md","kind":"function","line":47,"name":"Validate"`) {
+		t.Errorf("GET /api/library/locate: %d %s", rec.Code, rec.Body)
 	}
 }
