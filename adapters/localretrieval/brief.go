@@ -3,6 +3,7 @@ package localretrieval
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
@@ -40,8 +41,9 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 		return domain.EngineAnswer{}, fmt.Errorf("index ranked search: %w", err)
 	}
 	type docHits struct {
-		doc  domain.Document
-		secs []domain.RankedSection
+		doc   domain.Document
+		secs  []domain.RankedSection
+		score float64 // the best section's score, plus half of each other's
 	}
 	var docs []*docHits
 	byPath := map[string]*docHits{}
@@ -61,8 +63,16 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 			byPath[s.Path] = d
 			docs = append(docs, d)
 		}
+		if len(d.secs) == 0 {
+			d.score = s.Score
+		} else {
+			d.score += s.Score / 2
+		}
 		d.secs = append(d.secs, s)
 	}
+	// A doc with several matching sections is about the task more than one
+	// whose title alone matches: docs go by their sections' scores together.
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].score > docs[j].score })
 	var shownPaths []string
 	for i, d := range docs {
 		if i == briefDocs {
