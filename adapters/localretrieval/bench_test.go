@@ -14,6 +14,7 @@ import (
 	"github.com/librarian/librarian/adapters/memjournal"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/sectionindex"
 )
 
 // The benchmarks run on a generated library, indexed once into a SQLite
@@ -29,6 +30,7 @@ import (
 var (
 	benchOnce sync.Once
 	benchEng  *localretrieval.Engine
+	benchIx   sectionindex.Index
 	benchErr  error
 )
 
@@ -60,6 +62,7 @@ func benchEngine(b *testing.B) *localretrieval.Engine {
 		if st, err := ix.Status(context.Background()); err != nil || st.Docs == 0 {
 			indexLibrary(b, src, ix)
 		}
+		benchIx = ix
 		benchEng, benchErr = localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(), Library: src})
 	})
 	if benchErr != nil {
@@ -150,6 +153,33 @@ func BenchmarkBriefSelective(b *testing.B) {
 	e := benchEngine(b)
 	loop(b, func() error {
 		_, err := e.Brief(ctx, domain.BriefQuery{Task: "document the quillwort lanthanide experiment", Tags: benchTags})
+		return err
+	})
+}
+
+// The section index's own calls, as locate and ask make them: where their
+// time goes.
+
+func BenchmarkIndexNames(b *testing.B) {
+	benchEngine(b)
+	loop(b, func() error {
+		_, err := benchIx.Names(ctx, "cropSystem", 30)
+		return err
+	})
+}
+
+func BenchmarkIndexRankedCommon(b *testing.B) {
+	benchEngine(b)
+	loop(b, func() error {
+		_, err := benchIx.Ranked(ctx, domain.RankedQuery{Text: "queue deploy memory order", Limit: 5})
+		return err
+	})
+}
+
+func BenchmarkIndexRankedSelective(b *testing.B) {
+	benchEngine(b)
+	loop(b, func() error {
+		_, err := benchIx.Ranked(ctx, domain.RankedQuery{Text: "quillwort lanthanide", Limit: 5})
 		return err
 	})
 }
