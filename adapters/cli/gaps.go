@@ -26,7 +26,7 @@ func RunGaps(ctx context.Context, engine *app.Engine, args []string, stdout, std
 		return fail(stderr, fmt.Errorf("gaps takes no operands, got %q (usage: librarian gaps [--limit N])", operands))
 	}
 	if engine == nil {
-		return fail(stderr, errors.New("gaps: no library for the local engine: point LIBRARY_ROOT (or --root) at one"))
+		return fail(stderr, errors.New("gaps: `librarian gaps` lists the gaps reported to the local engine, which needs a library (LIBRARY_ROOT or --root) and no LIBRARIAN_URL (or LIBRARIAN_ENGINE=local); a remote engine keeps its own"))
 	}
 	text, err := engine.Gaps(ctx, *limit)
 	if err != nil {
