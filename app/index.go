@@ -271,8 +271,18 @@ func (l *Library) KeepIndexed(ctx context.Context) {
 	if l.idx == nil {
 		return
 	}
+	warmed := false
 	for {
 		st, err := l.Refresh(ctx, nil)
+		if err == nil && !warmed {
+			// After a restart the parses are in the index, not in memory:
+			// load them now, behind the calls, rather than in the first call
+			// that needs every doc (a common-word search).
+			warmed = true
+			if cat, err := l.Catalog(ctx); err == nil {
+				l.openAll(ctx, cat.Docs)
+			}
+		}
 		switch {
 		case ctx.Err() != nil:
 			return
