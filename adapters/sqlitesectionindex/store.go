@@ -67,7 +67,7 @@ func (ix *Index) metaJSON(ctx context.Context, key string, v any) error {
 func (ix *Index) Entry(ctx context.Context, path string) (sectionindex.Entry, error) {
 	var doc, structure, names, links []byte
 	var e sectionindex.Entry
-	err := ix.db.QueryRowContext(ctx, `SELECT doc, content, structure, names, links FROM docs WHERE path = ?`, path).
+	err := ix.entry.QueryRowContext(ctx, path).
 		Scan(&doc, &e.Content, &structure, &names, &links)
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, fmt.Errorf("%s: %w", path, sectionindex.ErrNotIndexed)
