@@ -27,6 +27,8 @@ type Settings struct {
 	EngineURL     string // LIBRARIAN_URL
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
+
+	HTTP HTTPSettings // serve --http (settings_http.go)
 }
 
 // Conventions and tool sets Librarian knows.
@@ -79,6 +81,11 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 	}
 	if v := env("LIBRARIAN_TOOLS"); v != "" {
 		s.Tools = SplitList(v)
+	}
+	http, err := httpSettingsFromEnv(env)
+	s.HTTP = http
+	if err != nil {
+		return s, err
 	}
 	return s, nil
 }

@@ -34,6 +34,9 @@ type Deps struct {
 	// Serve runs the MCP server over the given streams until the input ends
 	// and every request read has been answered.
 	Serve func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error
+	// ServeHTTP serves MCP over streamable HTTP (serve --http) until ctx
+	// ends, then shuts down gracefully.
+	ServeHTTP func(ctx context.Context) error
 }
 
 type command struct {
@@ -41,7 +44,7 @@ type command struct {
 }
 
 var commands = []command{
-	{"serve", "librarian [serve] [flags]", "serve MCP on stdio (the default; for .mcp.json)"},
+	{"serve", "librarian [serve] [--http [ADDR]] [flags]", "serve MCP on stdio (the default; for .mcp.json), or over streamable HTTP with --http"},
 	{"ls", "librarian ls [FOLDER] [--line-bounds] [--section-depth N] [--tags a,b] [--depth N] [--max-tokens N]", "print the library tree and outlines"},
 	{"check", "librarian check", "validate the library: print every problem, exit 1 if any"},
 	{"get", "librarian get SELECTOR... [--include-images] [--include-code=false] [--max-tokens N]", "print docs, sections or line ranges (ids, paths or JSON selectors)"},
@@ -87,6 +90,7 @@ func globalFlags(fs *flag.FlagSet, s *app.Settings, rootName string) {
 		return nil
 	})
 	fs.StringVar(&s.EngineURL, "engine-url", s.EngineURL, "retrieval engine URL (env LIBRARIAN_URL)")
+	httpFlags(fs, s)
 }
 
 // Parse reads env and the command line. --help and --version are answered
@@ -97,6 +101,7 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 		return Invocation{}, err
 	}
 	inv := Invocation{Command: "serve"}
+	args = bareHTTPFlag(args)
 	fs := newFlagSet("librarian", out)
 	globalFlags(fs, &s, "root")
 	version := fs.Bool("version", false, "print the version and exit")
@@ -253,6 +258,7 @@ Flags (before or after the command):
   --max-answer-tokens N     answer budget of get and list, 0 = none (env LIBRARY_MAX_ANSWER_TOKENS; 20000)
   --tools LIST              tool sets: library, librarian-ts, engine (env LIBRARIAN_TOOLS)
   --engine-url URL          retrieval engine (env LIBRARIAN_URL; enables the engine tools)
+  --http [ADDR]             serve: MCP over streamable HTTP at ADDR/mcp (env LIBRARIAN_HTTP; 127.0.0.1:8000)
   --version                 print the version
   --help                    this help; "librarian COMMAND --help" for a command
 After ls, search and tags, --root names the folder to look in.`)
