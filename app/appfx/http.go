@@ -76,4 +76,3 @@ func Tokens(h app.HTTPSettings) ([]mcpserver.Token, error) {
 	}
 	return tokens, nil
 }
-
