@@ -113,10 +113,10 @@ func NewHTTPServer(opts HTTPOptions) (*HTTPServer, error) {
 		return nil, err
 	}
 	s := &HTTPServer{opts: opts, routes: newMCPRoutes(opts, newCallLimiter(opts.MaxCalls, opts.CallWait))}
-	authed := func(h http.Handler) http.Handler {
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	authed := func(inner http.Handler) http.Handler {
+		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			noteCaller(r)
-			h.ServeHTTP(w, r)
+			inner.ServeHTTP(w, r)
 		})
 		if len(opts.Tokens) == 0 {
 			return h

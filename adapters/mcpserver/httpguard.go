@@ -209,6 +209,8 @@ func (g *originGuard) wrap(next http.Handler) http.Handler {
 				http.Error(w, fmt.Sprintf("forbidden: Origin %q is not allowed (LIBRARIAN_ALLOWED_ORIGINS lists the origins that are)", origin), http.StatusForbidden)
 				return
 			}
+			next.ServeHTTP(w, r) // an allowed origin, however it is spelled
+			return
 		}
 		protected.ServeHTTP(w, r)
 	})
