@@ -322,3 +322,18 @@ func (s *statusRecorder) Flush() {
 }
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// WarnAndAbove is logger without its debug and info lines: the go-sdk logs
+// each session's id at info, and over HTTP a session id is a credential.
+func WarnAndAbove(logger *slog.Logger) *slog.Logger {
+	return slog.New(minLevel{logger.Handler()})
+}
+
+type minLevel struct{ slog.Handler }
+
+func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && m.Handler.Enabled(ctx, l)
+}
+
+func (m minLevel) WithAttrs(a []slog.Attr) slog.Handler { return minLevel{m.Handler.WithAttrs(a)} }
+func (m minLevel) WithGroup(n string) slog.Handler      { return minLevel{m.Handler.WithGroup(n)} }

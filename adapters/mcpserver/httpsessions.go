@@ -65,7 +65,7 @@ func newMCPRoutes(opts HTTPOptions, calls *callLimiter) *mcpRoutes {
 		}
 		return m.probe
 	}, &mcp.StreamableHTTPOptions{
-		Logger:              opts.Logger,
+		Logger:              WarnAndAbove(opts.Logger),
 		SessionTimeout:      opts.SessionIdleTimeout,
 		MaxRequestBodyBytes: opts.MaxBodyBytes,
 	})
@@ -73,7 +73,7 @@ func newMCPRoutes(opts HTTPOptions, calls *callLimiter) *mcpRoutes {
 		return m.tokenServer(callerName(r))
 	}, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
-		Logger:              opts.Logger,
+		Logger:              WarnAndAbove(opts.Logger),
 		MaxRequestBodyBytes: opts.MaxBodyBytes,
 	})
 	return m

@@ -40,10 +40,12 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 	}
 	cfg := app.EngineConfig{URL: s.EngineURL, Project: s.EngineProject}
 	lib := d.Server.Library
+	sessionDeps := d.Server
+	sessionDeps.Logger = mcpserver.WarnAndAbove(d.Server.Logger) // no session ids in the log
 	return mcpserver.NewHTTPServer(mcpserver.HTTPOptions{
 		Addr: s.HTTP.Addr,
 		NewServer: func() *mcp.Server {
-			return buildServer(d.Server, app.NewEngine(d.Server.Port, cfg))
+			return buildServer(sessionDeps, app.NewEngine(d.Server.Port, cfg))
 		},
 		Tokens:         tokens,
 		AllowedOrigins: s.HTTP.AllowedOrigins,
