@@ -167,12 +167,12 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 }
 
 // TestHTTPEveryLibraryTool calls every library tool through the go-sdk
-// client over streamable HTTP, in both protocol generations: 2026-07-28
-// (stateless) and 2025-11-25 (a session).
+// client over streamable HTTP in every protocol version go-sdk v1.8.0
+// negotiates: 2026-07-28 (stateless) and the older ones (a session).
 func TestHTTPEveryLibraryTool(t *testing.T) {
 	f := newLibraryFactory(t)
 	endpoint, logs := startHTTP(t, f, mcpserver.HTTPOptions{Tokens: []mcpserver.Token{{Name: "alice", Value: tokenAlice}}})
-	for _, protocol := range []string{"", "2025-11-25"} {
+	for _, protocol := range []string{"", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
 		t.Run("protocol="+protocol, func(t *testing.T) {
 			cs := mustConnectHTTP(t, endpoint, tokenAlice, protocol)
 			if got := cs.InitializeResult().ProtocolVersion; protocol != "" && got != protocol || protocol == "" && got != "2026-07-28" {
