@@ -75,9 +75,34 @@ type HTTPServer struct {
 	handler http.Handler
 }
 
-// NewHTTPServer checks the options and builds the server. It refuses a
+// CheckHTTPOptions checks what NewHTTPServer would refuse, before anything
+// is built: the address, the tokens and the allowed origins. It refuses a
 // non-loopback address without a token: anyone who can reach the port
 // could read the library.
+func CheckHTTPOptions(opts HTTPOptions) error {
+	addr := opts.Addr
+	if addr == "" {
+		addr = DefaultHTTPAddr
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("http address %q: want host:port, e.g. %s (--http, LIBRARIAN_HTTP)", addr, DefaultHTTPAddr)
+	}
+	if len(opts.Tokens) == 0 && (host == "" || !isLoopback(host)) {
+		return fmt.Errorf("refusing to serve on %s without a token: that address is reachable from other machines, "+
+			"and anyone who reaches it could read the library. Set LIBRARIAN_TOKEN (or LIBRARIAN_TOKEN_FILE), "+
+			"or listen on loopback (--http %s)", addr, DefaultHTTPAddr)
+	}
+	if _, err := newTokenSet(opts.Tokens); err != nil {
+		return err
+	}
+	if _, err := newOriginGuard(opts.AllowedOrigins); err != nil {
+		return err
+	}
+	return nil
+}
+
+// NewHTTPServer checks the options (CheckHTTPOptions) and builds the server.
 func NewHTTPServer(opts HTTPOptions) (*HTTPServer, error) {
 	if opts.NewServer == nil {
 		return nil, errors.New("http server: no MCP server factory")
@@ -88,14 +113,8 @@ func NewHTTPServer(opts HTTPOptions) (*HTTPServer, error) {
 	if opts.Addr == "" {
 		opts.Addr = DefaultHTTPAddr
 	}
-	host, _, err := net.SplitHostPort(opts.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("http address %q: want host:port, e.g. %s (--http, LIBRARIAN_HTTP)", opts.Addr, DefaultHTTPAddr)
-	}
-	if len(opts.Tokens) == 0 && (host == "" || !isLoopback(host)) {
-		return nil, fmt.Errorf("refusing to serve on %s without a token: that address is reachable from other machines, "+
-			"and anyone who reaches it could read the library. Set LIBRARIAN_TOKEN (or LIBRARIAN_TOKEN_FILE), "+
-			"or listen on loopback (--http %s)", opts.Addr, DefaultHTTPAddr)
+	if err := CheckHTTPOptions(opts); err != nil {
+		return nil, err
 	}
 	defaults(&opts.MaxSessions, DefaultMaxSessions)
 	defaults(&opts.MaxCalls, DefaultMaxCalls)

@@ -37,7 +37,7 @@ type Token struct {
 func ReadTokenFile(path string) ([]Token, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("token file: %w", err)
+		return nil, err // names the path
 	}
 	defer f.Close()
 	var tokens []Token

@@ -63,6 +63,17 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 	})
 }
 
+// CheckHTTP reports, before the graph is built, what would stop the HTTP
+// server from starting: an unreadable token file, a bad token or origin, a
+// non-loopback address without a token.
+func CheckHTTP(s app.Settings) error {
+	tokens, err := Tokens(s.HTTP)
+	if err != nil {
+		return err
+	}
+	return mcpserver.CheckHTTPOptions(mcpserver.HTTPOptions{Addr: s.HTTP.Addr, Tokens: tokens, AllowedOrigins: s.HTTP.AllowedOrigins})
+}
+
 // Tokens are the bearer tokens of LIBRARIAN_TOKEN and LIBRARIAN_TOKEN_FILE.
 func Tokens(h app.HTTPSettings) ([]mcpserver.Token, error) {
 	var tokens []mcpserver.Token

@@ -248,8 +248,14 @@ func TestHTTPBinaryRefusesToStart(t *testing.T) {
 	cmd := exec.Command(binary, "serve", "--http", "0.0.0.0:0")
 	cmd.Env = append(os.Environ(), "LIBRARY_ROOT="+filepath.Join(repoRoot(t), "library"), "LIBRARIAN_TOKEN=", "LIBRARIAN_TOKEN_FILE=")
 	out, err := cmd.CombinedOutput()
-	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), "refusing to serve on 0.0.0.0:0 without a token") {
-		t.Errorf("exit %d (%v), output %s", code, err, out)
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.HasPrefix(string(out), "librarian: refusing to serve on 0.0.0.0:0 without a token") || strings.Count(string(out), "\n") != 1 {
+		t.Errorf("exit %d (%v), output %s; want exit 2 and one line saying why", code, err, out)
+	}
+	cmd = exec.Command(binary, "serve", "--http")
+	cmd.Env = append(os.Environ(), "LIBRARY_ROOT="+filepath.Join(repoRoot(t), "library"), "LIBRARIAN_TOKEN_FILE=/nonexistent/tokens")
+	out, err = cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), "LIBRARIAN_TOKEN_FILE: open /nonexistent/tokens") {
+		t.Errorf("missing token file: exit %d (%v), output %s", code, err, out)
 	}
 }
 

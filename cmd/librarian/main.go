@@ -78,6 +78,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return 2
 		}
 	}
+	if serveHTTP {
+		if err := appfx.CheckHTTP(inv.Settings); err != nil {
+			fmt.Fprintln(stderr, "librarian:", err)
+			return 2
+		}
+	}
 	fxApp := fx.New(
 		appfx.Module(inv.Settings, logger),
 		fx.Populate(targets...),
