@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/librarian/librarian/app"
 )
 
 // HTTPOptions configure the streamable HTTP server (`librarian serve
@@ -55,7 +57,6 @@ type Mount struct {
 
 // Limits of the HTTP server, when HTTPOptions leave them zero.
 const (
-	DefaultHTTPAddr       = "127.0.0.1:8000"
 	DefaultMaxSessions    = 256
 	DefaultMaxCalls       = 64
 	DefaultMaxBodyBytes   = 1 << 20
@@ -82,16 +83,16 @@ type HTTPServer struct {
 func CheckHTTPOptions(opts HTTPOptions) error {
 	addr := opts.Addr
 	if addr == "" {
-		addr = DefaultHTTPAddr
+		addr = app.DefaultHTTPAddr
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("http address %q: want host:port, e.g. %s (--http, LIBRARIAN_HTTP)", addr, DefaultHTTPAddr)
+		return fmt.Errorf("http address %q: want host:port, e.g. %s (--http, LIBRARIAN_HTTP)", addr, app.DefaultHTTPAddr)
 	}
 	if len(opts.Tokens) == 0 && (host == "" || !isLoopback(host)) {
 		return fmt.Errorf("refusing to serve on %s without a token: that address is reachable from other machines, "+
 			"and anyone who reaches it could read the library. Set LIBRARIAN_TOKEN (or LIBRARIAN_TOKEN_FILE), "+
-			"or listen on loopback (--http %s)", addr, DefaultHTTPAddr)
+			"or listen on loopback (--http %s)", addr, app.DefaultHTTPAddr)
 	}
 	if _, err := newTokenSet(opts.Tokens); err != nil {
 		return err
@@ -111,7 +112,7 @@ func NewHTTPServer(opts HTTPOptions) (*HTTPServer, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Addr == "" {
-		opts.Addr = DefaultHTTPAddr
+		opts.Addr = app.DefaultHTTPAddr
 	}
 	if err := CheckHTTPOptions(opts); err != nil {
 		return nil, err
