@@ -190,7 +190,7 @@ func (s *HTTPServer) health(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(map[string]any{"status": status, "sessions": s.routes.openSessions()})
+	json.NewEncoder(w).Encode(map[string]string{"status": status})
 }
 
 // ListenAndServe listens on the configured address and serves until ctx

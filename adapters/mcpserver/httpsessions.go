@@ -161,13 +161,6 @@ func (m *mcpRoutes) release(srv *mcp.Server) {
 	m.mu.Unlock()
 }
 
-// openSessions counts the stateful sessions open or opening.
-func (m *mcpRoutes) openSessions() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.sessions)
-}
-
 // closeSessions ends every stateful session (their event streams too), at
 // shutdown once the calls in flight have been answered.
 func (m *mcpRoutes) closeSessions() {
