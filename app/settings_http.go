@@ -21,34 +21,44 @@ type HTTPSettings struct {
 // DefaultHTTPAddr is where `--http` listens when given no address.
 const DefaultHTTPAddr = "127.0.0.1:8000"
 
-// httpSettingsFromEnv reads the HTTP settings; a malformed value is an
-// error naming its variable.
-func httpSettingsFromEnv(env func(string) string) (HTTPSettings, error) {
-	h := HTTPSettings{
-		Token:          strings.TrimSpace(env("LIBRARIAN_TOKEN")),
-		TokenFile:      env("LIBRARIAN_TOKEN_FILE"),
-		AllowedOrigins: SplitList(env("LIBRARIAN_ALLOWED_ORIGINS")),
-	}
-	if v := strings.TrimSpace(env("LIBRARIAN_HTTP")); v != "" {
-		addr, err := HTTPAddr(v)
-		if err != nil {
-			return h, fmt.Errorf("LIBRARIAN_HTTP: %w", err)
-		}
-		h.Addr = addr
-	}
-	for _, c := range []struct {
-		name string
-		into *int
-	}{{"LIBRARIAN_HTTP_MAX_SESSIONS", &h.MaxSessions}, {"LIBRARIAN_HTTP_MAX_CALLS", &h.MaxCalls}} {
-		if v := env(c.name); v != "" {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n <= 0 {
-				return h, fmt.Errorf("%s: want a positive integer, got %q", c.name, v)
+// httpSettingSpecs are the HTTP server's settings. Tokens have no flag: a
+// command line is visible to every user of the machine.
+var httpSettingSpecs = []SettingSpec{
+	{Key: "http", Flags: []string{"http"}, Env: []string{"LIBRARIAN_HTTP"}, Value: "ADDR",
+		Help: "serve: MCP over streamable HTTP at ADDR/mcp instead of stdio (host:port, :port, a port; bare --http: " + DefaultHTTPAddr + ")",
+		Apply: func(s *Settings, v, _ string) (err error) {
+			s.HTTP.Addr, err = HTTPAddr(v)
+			return err
+		}},
+	{Key: "LIBRARIAN_TOKEN", Env: []string{"LIBRARIAN_TOKEN"}, Value: "TOKEN",
+		Help: "serve --http: a bearer token clients must send (required on a non-loopback address)",
+		Apply: func(s *Settings, v, _ string) error {
+			s.HTTP.Token = strings.TrimSpace(v)
+			if strings.ContainsAny(s.HTTP.Token, " \t\r\n") {
+				return fmt.Errorf("a token holds no whitespace")
 			}
-			*c.into = n
-		}
+			return nil
+		}},
+	{Key: "LIBRARIAN_TOKEN_FILE", Env: []string{"LIBRARIAN_TOKEN_FILE"}, Value: "FILE",
+		Help:  "serve --http: a file of bearer tokens, one a line (TOKEN, or NAME TOKEN)",
+		Apply: func(s *Settings, v, _ string) error { s.HTTP.TokenFile = v; return nil }},
+	{Key: "LIBRARIAN_ALLOWED_ORIGINS", Env: []string{"LIBRARIAN_ALLOWED_ORIGINS"}, Value: "LIST",
+		Help:  "serve --http: browser origins allowed to call (https://docs.example, comma-separated); any other Origin gets 403",
+		Apply: func(s *Settings, v, _ string) error { s.HTTP.AllowedOrigins = SplitList(v); return nil }},
+	{Key: "LIBRARIAN_HTTP_MAX_SESSIONS", Env: []string{"LIBRARIAN_HTTP_MAX_SESSIONS"}, Value: "N", Default: "256",
+		Help:  "serve --http: MCP sessions open at once",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxSessions, err = positive(v); return err }},
+	{Key: "LIBRARIAN_HTTP_MAX_CALLS", Env: []string{"LIBRARIAN_HTTP_MAX_CALLS"}, Value: "N", Default: "64",
+		Help:  "serve --http: tool calls running at once, all sessions together",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxCalls, err = positive(v); return err }},
+}
+
+func positive(v string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("want a positive integer, got %q", v)
 	}
-	return h, nil
+	return n, nil
 }
 
 // HTTPAddr reads a listen address: "host:port", ":port" (every interface),

@@ -22,7 +22,7 @@ func TestHTTPSettings(t *testing.T) {
 		{map[string]string{"LIBRARIAN_HTTP_MAX_CALLS": "0"}, "", "LIBRARIAN_HTTP_MAX_CALLS: want a positive integer"},
 		{map[string]string{"LIBRARIAN_HTTP_MAX_SESSIONS": "many"}, "", "LIBRARIAN_HTTP_MAX_SESSIONS"},
 	} {
-		s, err := SettingsFromEnv(func(k string) string { return c.env[k] })
+		s, err := LoadSettings(func(k string) string { return c.env[k] }, nil)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%v: error %v, want %q", c.env, err, c.err)
@@ -33,9 +33,9 @@ func TestHTTPSettings(t *testing.T) {
 			t.Errorf("%v: addr %q, err %v; want %q", c.env, s.HTTP.Addr, err, c.addr)
 		}
 	}
-	s, _ := SettingsFromEnv(func(k string) string {
+	s, _ := LoadSettings(func(k string) string {
 		return map[string]string{"LIBRARIAN_TOKEN": " tok ", "LIBRARIAN_ALLOWED_ORIGINS": "https://a.example, https://b.example", "LIBRARIAN_HTTP_MAX_CALLS": "8"}[k]
-	})
+	}, nil)
 	if s.HTTP.Token != "tok" || len(s.HTTP.AllowedOrigins) != 2 || s.HTTP.MaxCalls != 8 {
 		t.Errorf("HTTP settings = %+v", s.HTTP)
 	}

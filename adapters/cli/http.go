@@ -1,23 +1,13 @@
 package cli
 
 import (
-	"flag"
 	"strings"
 
 	"github.com/librarian/librarian/app"
 )
 
-// The streamable HTTP settings of `librarian serve --http ADDR`, kept apart
-// from the other settings flags.
-
-// httpFlags binds --http on fs.
-func httpFlags(fs *flag.FlagSet, s *app.Settings) {
-	fs.Func("http", "serve MCP over streamable HTTP at ADDR instead of stdio (env LIBRARIAN_HTTP; bare --http: "+app.DefaultHTTPAddr+")", func(v string) error {
-		addr, err := app.HTTPAddr(v)
-		s.HTTP.Addr = addr
-		return err
-	})
-}
+// `librarian serve --http [ADDR]`: the flag itself is a setting
+// (app.SettingSpecs); here only its bare form.
 
 // bareHTTPFlag gives a --http written without an address (last, or before
 // another flag or a command) the default address, so `librarian serve
