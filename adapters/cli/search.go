@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/librarian/librarian/app"
@@ -13,24 +14,33 @@ import (
 
 // searchOptions are search's own flags.
 type searchOptions struct {
-	regex, caseSensitive bool
-	folder               string
-	depth, maxResults    int
-	tags                 listFlag
+	regex, ranked, caseSensitive bool
+	folder                       string
+	depth, maxResults            int
+	maxGiven                     bool // --max-results was given (its default depends on the mode)
+	tags                         listFlag
 }
 
 func newSearchFlags() (*flag.FlagSet, *searchOptions) {
 	fs, o := newFlagSet("search", io.Discard), &searchOptions{}
 	fs.BoolVar(&o.regex, "regex", false, "")
+	fs.BoolVar(&o.ranked, "ranked", false, "")
 	fs.BoolVar(&o.caseSensitive, "case-sensitive", false, "")
 	fs.StringVar(&o.folder, "folder", "", "")
 	fs.IntVar(&o.depth, "depth", -1, "")
-	fs.IntVar(&o.maxResults, "max-results", app.DefaultMaxResults, "")
+	fs.Func("max-results", "", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("want a whole number, got %q", v)
+		}
+		o.maxResults, o.maxGiven = n, true
+		return nil
+	})
 	fs.Var(&o.tags, "tags", "")
 	return fs, o
 }
 
-// RunSearch is `librarian search QUERY [FOLDER] [--regex]
+// RunSearch is `librarian search QUERY [FOLDER] [--regex|--ranked]
 // [--case-sensitive] [--tags a,b] [--folder FOLDER] [--depth N]
 // [--max-results N]`: search_documents' answer, for a person. Flags and
 // operands may come in any order; a query starting with '-' goes after
@@ -56,6 +66,15 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 	if strings.TrimSpace(operands[0]) == "" {
 		return fail(stderr, usageError("search", "QUERY is empty: give a string or, with --regex, a regex to look for"))
 	}
+	if o.regex && o.ranked {
+		return fail(stderr, usageError("search", "--regex and --ranked are two modes: give one"))
+	}
+	if !o.maxGiven {
+		o.maxResults = app.DefaultMaxResults
+		if o.ranked {
+			o.maxResults = app.DefaultRankedResults
+		}
+	}
 	if o.maxResults < 0 {
 		return fail(stderr, usageError("search", "--max-results: want 0 (no limit) or more, got %d", o.maxResults))
 	}
@@ -66,8 +85,11 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 		CaseSensitive: o.caseSensitive,
 		MaxResults:    o.maxResults,
 	}
-	if o.regex {
+	switch {
+	case o.regex:
 		req.Mode = app.SearchRegex
+	case o.ranked:
+		req.Mode = app.SearchRanked
 	}
 	out, err := lib.SearchDocuments(ctx, req)
 	if err != nil {

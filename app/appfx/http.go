@@ -54,8 +54,15 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 			if lib == nil {
 				return nil // an engine-only server reads no library
 			}
-			_, err := lib.Catalog(ctx)
-			return err
+			if _, err := lib.Catalog(ctx); err != nil {
+				return err
+			}
+			if ix := lib.Index(); ix != nil { // the section index, when one is kept
+				if _, err := ix.Status(ctx); err != nil {
+					return fmt.Errorf("section index: %w", err)
+				}
+			}
+			return nil
 		},
 		MaxSessions: s.HTTP.MaxSessions,
 		MaxCalls:    s.HTTP.MaxCalls,
