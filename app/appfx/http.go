@@ -3,10 +3,13 @@ package appfx
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/url"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/fx"
 
+	"github.com/librarian/librarian/adapters/engineapi"
 	"github.com/librarian/librarian/adapters/mcpserver"
 	"github.com/librarian/librarian/app"
 )
@@ -25,8 +28,9 @@ func HTTPModule() fx.Option {
 
 type httpDeps struct {
 	fx.In
-	Server serverDeps
-	Mounts []mcpserver.Mount `group:"http_mounts"`
+	Server    serverDeps
+	EngineAPI *engineapi.Handler
+	Mounts    []mcpserver.Mount `group:"http_mounts"`
 }
 
 // newHTTPServer builds the HTTP server: each MCP session gets its own
@@ -42,6 +46,14 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 	lib := d.Server.Library
 	sessionDeps := d.Server
 	sessionDeps.Logger = mcpserver.WarnAndAbove(d.Server.Logger) // no session ids in the log
+	mounts := d.Mounts
+	if EngineChoice(s) == app.EngineRemote && URLIsListener(s.EngineURL, s.HTTP.Addr) {
+		// Fronting LIBRARIAN_URL would send every engine API request back
+		// to this listener, again and again.
+		d.Server.Logger.Warn("not serving the engine API: LIBRARIAN_URL is this server's own address", "url", s.EngineURL)
+	} else {
+		mounts = append(mounts, mcpserver.Mount{Prefix: engineapi.Prefix, Handler: d.EngineAPI})
+	}
 	return mcpserver.NewHTTPServer(mcpserver.HTTPOptions{
 		Addr: s.HTTP.Addr,
 		NewServer: func() *mcp.Server {
@@ -49,7 +61,7 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 		},
 		Tokens:         tokens,
 		AllowedOrigins: s.HTTP.AllowedOrigins,
-		Mounts:         d.Mounts,
+		Mounts:         mounts,
 		Health: func(ctx context.Context) error {
 			if lib == nil {
 				return nil // an engine-only server reads no library
@@ -68,6 +80,33 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 		MaxCalls:    s.HTTP.MaxCalls,
 		Logger:      d.Server.Logger,
 	})
+}
+
+// URLIsListener reports whether engineURL names the HTTP listener at addr:
+// the same port, and the same host, or a loopback host when addr listens on
+// loopback or every interface.
+func URLIsListener(engineURL, addr string) bool {
+	u, err := url.Parse(engineURL)
+	if err != nil || u.Host == "" {
+		engineURL = app.DefaultEngineURL
+		u, _ = url.Parse(engineURL)
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	host, listenPort, err := net.SplitHostPort(addr)
+	if err != nil || listenPort != port {
+		return false
+	}
+	loopback := func(h string) bool {
+		ip := net.ParseIP(h)
+		return h == "localhost" || ip != nil && ip.IsLoopback()
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() || loopback(host) {
+		return loopback(u.Hostname()) || u.Hostname() == host
+	}
+	return u.Hostname() == host
 }
 
 // CheckHTTP reports, before the graph is built, what would stop the HTTP

@@ -18,19 +18,19 @@ import (
 )
 
 // TestHTTPGraph builds the HTTP server from the fx graph, with a handler
-// provided into the mount group, and checks the mount is served behind the
-// token file's tokens and /healthz reads the library.
+// provided into the mount group, and checks the mount and the engine API
+// are served behind the token file's tokens and /healthz reads the library.
 func TestHTTPGraph(t *testing.T) {
 	tokenFile := filepath.Join(t.TempDir(), "tokens")
 	os.WriteFile(tokenFile, []byte("# the team\nci ci-token-0123456789\nsolo-token-9876543210\n"), 0o600)
 	s := app.Settings{Root: filepath.Join("..", "..", "library"), Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
-		MaxImageBytes: 5 << 20, HTTP: app.HTTPSettings{Addr: "127.0.0.1:0", TokenFile: tokenFile}}
+		MaxImageBytes: 5 << 20, Index: "off", HTTP: app.HTTPSettings{Addr: "127.0.0.1:0", TokenFile: tokenFile}}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	mount := fx.Provide(fx.Annotate(func() mcpserver.Mount {
-		return mcpserver.Mount{Prefix: "/api/library/", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			io.WriteString(w, "engine api at "+r.URL.Path)
+		return mcpserver.Mount{Prefix: "/extra/", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "extra at "+r.URL.Path)
 		})}
 	}, fx.ResultTags(`group:"`+appfx.HTTPMountGroup+`"`)))
 	var hs *mcpserver.HTTPServer
@@ -58,9 +58,11 @@ func TestHTTPGraph(t *testing.T) {
 		code        int
 		body        string
 	}{
+		{"/extra/x", "", 401, "Authorization: Bearer"},
+		{"/extra/x", "ci-token-0123456789", 200, "extra at /extra/x"},
+		{"/extra/x", "solo-token-9876543210", 200, "extra at /extra/x"},
 		{"/api/library/status", "", 401, "Authorization: Bearer"},
-		{"/api/library/status", "ci-token-0123456789", 200, "engine api at /api/library/status"},
-		{"/api/library/status", "solo-token-9876543210", 200, "engine api at /api/library/status"},
+		{"/api/library/locate?q=caching", "ci-token-0123456789", 200, `"hits"`}, // the local engine over the library
 		{"/healthz", "", 200, `"status":"ok"`},
 	} {
 		if code, body := get(c.path, c.token); code != c.code || !strings.Contains(body, c.body) {
@@ -89,5 +91,27 @@ func TestTokens(t *testing.T) {
 	got, err := appfx.Tokens(app.HTTPSettings{Token: "env-token"})
 	if err != nil || len(got) != 1 || got[0].Name != "LIBRARIAN_TOKEN" || got[0].Value != "env-token" {
 		t.Errorf("Tokens(LIBRARIAN_TOKEN) = %+v, %v", got, err)
+	}
+}
+
+func TestURLIsListener(t *testing.T) {
+	for _, c := range []struct {
+		url, addr string
+		want      bool
+	}{
+		{"", "127.0.0.1:8000", true}, // the default engine URL is the default address
+		{"http://127.0.0.1:8000", "127.0.0.1:8000", true},
+		{"http://localhost:8000/", "127.0.0.1:8000", true},
+		{"http://127.0.0.1:8000", ":8000", true},
+		{"http://127.0.0.1:8000", "0.0.0.0:8000", true},
+		{"http://10.0.0.5:8000", "10.0.0.5:8000", true},
+		{"http://127.0.0.1:8001", "127.0.0.1:8000", false},
+		{"http://engine.internal:8000", "127.0.0.1:8000", false},
+		{"https://engine.internal", "0.0.0.0:443", false},
+		{"http://10.0.0.6:8000", "10.0.0.5:8000", false},
+	} {
+		if got := appfx.URLIsListener(c.url, c.addr); got != c.want {
+			t.Errorf("URLIsListener(%q, %q) = %v, want %v", c.url, c.addr, got, c.want)
+		}
 	}
 }

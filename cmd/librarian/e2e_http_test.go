@@ -362,3 +362,32 @@ func stderrOf(err error) string {
 	}
 	return ""
 }
+
+// TestHTTPBinaryEngineAPI: seed 004's engine API (over the local engine
+// here) is served on the same listener as /mcp, behind the same token.
+func TestHTTPBinaryEngineAPI(t *testing.T) {
+	srv := startHTTPBinary(t, "LIBRARY_ROOT="+filepath.Join(repoRoot(t), "library"), "LIBRARIAN_TOKEN="+httpToken, "LIBRARIAN_URL=")
+	get := func(path, token string) (int, string) {
+		req, _ := http.NewRequest(http.MethodGet, srv.base+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		b.ReadFrom(resp.Body)
+		return resp.StatusCode, b.String()
+	}
+	if code, body := get("/api/library/status", ""); code != http.StatusUnauthorized {
+		t.Errorf("engine API without the token: %d %s", code, body)
+	}
+	if code, body := get("/api/library/locate?q=caching", httpToken); code != http.StatusOK || !strings.Contains(body, `"hits"`) || !strings.Contains(body, "caching") {
+		t.Errorf("engine API locate: %d %s", code, body)
+	}
+	if code, body := get("/api/library/status", httpToken); code != http.StatusOK || !json.Valid([]byte(body)) {
+		t.Errorf("engine API status: %d %s", code, body)
+	}
+}
