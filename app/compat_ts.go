@@ -116,6 +116,9 @@ func (l *Library) TSListDocuments(ctx context.Context, req TSListRequest) (strin
 // TSSearchDocuments answers searchDocuments: the docs of a folder whose body
 // matches the query.
 func (l *Library) TSSearchDocuments(ctx context.Context, req TSSearchRequest) (string, error) {
+	if err := checkQuery(req.Query); err != nil {
+		return "", err
+	}
 	pattern, err := tsPattern(req.Query, req.Mode, req.CaseSensitive)
 	if err != nil {
 		return "", err

@@ -26,6 +26,9 @@ type LibraryConfig struct {
 	// note), so a huge file named *.md cannot exhaust memory; 0 means
 	// DefaultMaxDocBytes.
 	MaxDocBytes int64
+	// SearchTimeout: a search_documents call that scans longer answers
+	// with what it searched; 0 means DefaultSearchTimeout.
+	SearchTimeout time.Duration
 }
 
 // DefaultMaxDocBytes is the largest document file read: 16 MiB, far above

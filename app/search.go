@@ -70,8 +70,15 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 		return "", err
 	}
 
+	// The count stops at the call's time limit, and the answer says what
+	// it searched; or when the client cancels or the session ends (parent).
+	parent := ctx
+	ctx, cancel := context.WithTimeoutCause(parent, l.searchTimeout(), errSearchTimeLimit)
+	defer cancel()
+
 	// Count every doc's hit lines in parallel; keep only the counts, so a
 	// query matching most lines of a big library costs no memory per hit.
+	done := make([]bool, len(docs)) // searched whole, or noted as unreadable
 	parsed := make([]*parsedDoc, len(docs))
 	views := make([]*searchView, len(docs))
 	counts := make([]int, len(docs))
@@ -90,18 +97,25 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 				}
 				p, err := l.open(ctx, docs[i])
 				if err != nil {
-					errs[i] = err
+					if ctx.Err() == nil {
+						errs[i], done[i] = err, true
+					}
 					continue
 				}
 				parsed[i], views[i] = p, vs.get(p, docs[i].Path)
-				counts[i] = m.scan(p, views[i], -1, nil)
+				if n := m.scan(ctx, p, views[i], -1, nil); ctx.Err() == nil {
+					counts[i], done[i] = n, true
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return "", err
 	}
+	timedOut := context.Cause(ctx) == errSearchTimeLimit
+	// Showing the hits reads again only the docs shown, up to max_results.
+	ctx = parent
 
 	notes := append([]string(nil), cat.Notes...)
 	total, hitDocs := 0, 0
@@ -113,6 +127,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 			total += counts[i]
 			hitDocs++
 		}
+	}
+	if timedOut {
+		notes = append(notes, timeLimitNote(l.searchTimeout(), docs, done))
 	}
 
 	var b strings.Builder
@@ -144,7 +161,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 			limit = min(limit, budget-shown)
 		}
 		hits = hits[:0]
-		m.scan(parsed[i], views[i], limit, &hits)
+		m.scan(ctx, parsed[i], views[i], limit, &hits)
 		b.WriteString("\n")
 		b.WriteString(d.ID)
 		fmt.Fprintf(&b, " (%s)", d.Path)
@@ -193,6 +210,10 @@ func scopeWords(s Scope) string {
 // quoteQuery shows the query in double quotes, escaped only when it holds
 // a quote or a control character, so a regex reads as written.
 func quoteQuery(q string) string {
+	if len(q) > domain.MaxQuoted {
+		// At most a prefix: a 50 MB query is not quoted back whole.
+		return domain.QuoteInput(q, '"')
+	}
 	for _, r := range q {
 		if r == '"' || r < ' ' || r == 0x7f {
 			return strconv.Quote(q)
