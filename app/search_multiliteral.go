@@ -77,9 +77,12 @@ func (m *multiLiteral) usable(v *searchView, content []byte) bool {
 }
 
 // automaton is an Aho-Corasick automaton over byte classes, as a full
-// transition table: next[state*classes+class[b]] is where byte b leads;
-// out[state] is the length of the longest literal ending there (0: none),
-// so a match is reported at its end, with its start.
+// transition table, one row of classes entries per state: from the row at
+// offset s, byte b leads to next[s+class[b]], the offset of the next
+// state's row, negated minus one when a literal ends in that state (so the
+// scan loop does one load and one sign test a byte); out[state] is the
+// length of the longest literal ending there, so a match is reported at its
+// end, with its start.
 type automaton struct {
 	class   [256]uint8
 	classes int
@@ -176,6 +179,13 @@ func newAutomaton(lits [][]byte) (*automaton, bool) {
 			queue = append(queue, t)
 		}
 	}
+	for k, t := range goto_ {
+		off := t * int32(a.classes)
+		if out[t] > 0 {
+			off = -off - 1
+		}
+		goto_[k] = off
+	}
 	a.next, a.out = goto_, out
 	return a, true
 }
@@ -184,12 +194,12 @@ func newAutomaton(lits [][]byte) (*automaton, bool) {
 // ends earliest in hay at or after pos (the longest of those ending
 // there), or -1.
 func (a *automaton) find(hay []byte, pos int) (start, width int) {
+	next, class := a.next, &a.class
 	s := int32(0)
-	next, out, class, classes := a.next, a.out, &a.class, int32(a.classes)
 	for i := pos; i < len(hay); i++ {
-		s = next[s*classes+int32(class[hay[i]])]
-		if n := out[s]; n > 0 {
-			return i + 1 - int(n), int(n)
+		if s = next[s+int32(class[hay[i]])]; s < 0 {
+			n := int(a.out[int(-s-1)/a.classes])
+			return i + 1 - n, n
 		}
 	}
 	return -1, 0
