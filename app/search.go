@@ -193,10 +193,10 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 func scopeWords(s Scope) string {
 	var parts []string
 	if root, err := domain.CleanFolder(s.Root); err == nil && root != "" {
-		parts = append(parts, "root "+root+"/")
+		parts = append(parts, "root "+domain.QuoteInput(root+"/", 0))
 	}
 	if len(s.Tags) > 0 {
-		parts = append(parts, "tags: "+strings.Join(s.Tags, ", "))
+		parts = append(parts, "tags: "+domain.QuoteInput(strings.Join(s.Tags, ", "), 0))
 	}
 	if s.Depth >= 0 {
 		parts = append(parts, "depth "+strconv.Itoa(s.Depth))
