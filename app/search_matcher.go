@@ -62,7 +62,7 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 		mode = SearchString
 	}
 	if mode != SearchString && mode != SearchRegex {
-		return nil, fmt.Errorf("%w: 'mode' must be \"string\" or \"regex\", got %s", domain.ErrInvalidArgument, domain.QuoteInput(req.Mode, '"'))
+		return nil, fmt.Errorf("%w: 'mode' must be \"string\", \"regex\" or \"ranked\", got %s", domain.ErrInvalidArgument, domain.QuoteInput(req.Mode, '"'))
 	}
 	if req.Query == "" {
 		return nil, fmt.Errorf("%w: 'query' is empty: give a string or a regex to look for", domain.ErrInvalidArgument)
@@ -89,6 +89,9 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 		return m, nil
 	}
 	invalid := func(err error) error {
+		if limits := domain.RE2Limits(req.Query); limits != "" {
+			return fmt.Errorf("%w: invalid regex %s: %s; %s", domain.ErrInvalidArgument, quoteQuery(req.Query), regexError(err), limits)
+		}
 		return fmt.Errorf("%w: invalid regex %s: %s", domain.ErrInvalidArgument, quoteQuery(req.Query), regexError(err))
 	}
 	flags := ""

@@ -46,7 +46,7 @@ func TestResolveTargets(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			targets, notes := ResolveTargets(cat, tc.sels)
+			targets, notes := ResolveTargets(cat, tc.sels, Commands{})
 			var docs []string
 			for _, tg := range targets {
 				s := itoa(tg.Sel) + ":" + tg.Doc.ID
@@ -124,7 +124,7 @@ func TestWording(t *testing.T) {
 func TestResolveTargetsQuotesNamesShort(t *testing.T) {
 	cat := &Catalog{Docs: []Document{{ID: "auth", Path: "backend/auth.md"}}}
 	huge := strings.Repeat("x", 5<<20)
-	_, notes := ResolveTargets(cat, []Selector{{Doc: "\n0"}, {Doc: huge}, {Root: huge + "\n", IsRoot: true}, {Root: "a\x00", IsRoot: true}})
+	_, notes := ResolveTargets(cat, []Selector{{Doc: "\n0"}, {Doc: huge}, {Root: huge + "\n", IsRoot: true}, {Root: "a\x00", IsRoot: true}}, Commands{})
 	if len(notes) != 4 {
 		t.Fatalf("got %d notes, want 4: %v", len(notes), notes)
 	}

@@ -5,6 +5,7 @@
 package appfx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,11 +22,13 @@ import (
 	"github.com/librarian/librarian/adapters/httpretrieval"
 	"github.com/librarian/librarian/adapters/jsonindex"
 	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/imagestore"
 	"github.com/librarian/librarian/ports/markdown"
 	"github.com/librarian/librarian/ports/retrieval"
+	"github.com/librarian/librarian/ports/sectionindex"
 )
 
 // Version is the server's version, set at build time with -ldflags.
@@ -35,7 +38,7 @@ var Version = "0.1.0"
 // cases and the MCP server. The library's modules are left out when no
 // served tool set reads it and its root is missing (an engine-only server).
 func Module(s app.Settings, logger *slog.Logger) fx.Option {
-	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(), fx.Provide(newLibrary))
+	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(), SectionIndexModule(s), fx.Provide(newLibrary))
 	if !s.NeedsLibrary() && CheckRoot(s) != nil {
 		library = fx.Options()
 	}
@@ -60,16 +63,22 @@ func Convention(s app.Settings) string {
 }
 
 // CheckRoot turns a missing or unreadable library root into a start-up
-// error naming the path and the setting.
+// error naming the path as given and as resolved, and the setting it came
+// from (or how to set it).
 func CheckRoot(s app.Settings) error {
+	where := fmt.Sprintf("%q", s.Root)
+	if abs, err := filepath.Abs(s.Root); err == nil && abs != s.Root {
+		where += fmt.Sprintf(" (%s)", abs)
+	}
+	source := s.Source("root")
 	info, err := os.Stat(s.Root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("library root %q does not exist (set LIBRARY_ROOT or --root)", s.Root)
+		return fmt.Errorf("library root %s does not exist (%s)", where, source)
 	case err != nil:
-		return fmt.Errorf("library root %q: %v (set LIBRARY_ROOT or --root)", s.Root, err)
+		return fmt.Errorf("library root %s: %v (%s)", where, err, source)
 	case !info.IsDir():
-		return fmt.Errorf("library root %q is not a directory (set LIBRARY_ROOT or --root)", s.Root)
+		return fmt.Errorf("library root %s is not a directory (%s)", where, source)
 	}
 	return nil
 }
@@ -83,14 +92,14 @@ func IndexModule(s app.Settings) fx.Option {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
-			return jsonindex.New(s.Root, s.DocIndex)
+			return jsonindex.New(s.Root, s.DocIndex, jsonindex.AllowHardLinks(s.AllowHardLinks))
 		}
 	default:
 		ctor = func(s app.Settings) (*frontmatterindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
-			return frontmatterindex.New(s.Root)
+			return frontmatterindex.New(s.Root, frontmatterindex.AllowHardLinks(s.AllowHardLinks))
 		}
 	}
 	return fx.Module("index", fx.Provide(fx.Annotate(ctor, fx.As(new(docindex.Source)))))
@@ -104,12 +113,35 @@ func MarkdownModule() fx.Option {
 // ImagesModule provides the image store over seed 000's image index.
 func ImagesModule() fx.Option {
 	return fx.Module("images", fx.Provide(fx.Annotate(func(s app.Settings) (*fileimages.Store, error) {
-		return fileimages.New(s.Root, s.ImageIndex)
+		return fileimages.New(s.Root, s.ImageIndex, fileimages.AllowHardLinks(s.AllowHardLinks))
 	}, fx.As(new(imagestore.Store)))))
 }
 
-func newLibrary(s app.Settings, src docindex.Source, p markdown.Parser, img imagestore.Store) *app.Library {
-	return app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens, MaxDocBytes: s.MaxDocBytes})
+// SectionIndexModule provides the section index LIBRARY_INDEX asks for:
+// "on", a SQLite file per library in LIBRARY_INDEX_DIR (a file that cannot
+// serve is logged and bypassed with memory: never a start-up failure);
+// "off", the same adapter on an in-memory database.
+func SectionIndexModule(s app.Settings) fx.Option {
+	var ctor any
+	switch s.Index {
+	case "off":
+		ctor = func() (*sqlitesectionindex.Index, error) { return sqlitesectionindex.OpenMemory() }
+	default:
+		ctor = func(s app.Settings, logger *slog.Logger) (*sqlitesectionindex.Index, error) {
+			if err := CheckRoot(s); err != nil {
+				return nil, err
+			}
+			return sqlitesectionindex.Open(context.Background(), s.Root, s.IndexDir, logger)
+		}
+	}
+	return fx.Module("sectionindex", fx.Provide(fx.Annotate(ctor, fx.As(new(sectionindex.Index)))))
+}
+
+func newLibrary(s app.Settings, logger *slog.Logger, src docindex.Source, p markdown.Parser, img imagestore.Store, ix sectionindex.Index) *app.Library {
+	l := app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens,
+		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands})
+	l.UseIndex(ix, logger)
+	return l
 }
 
 // EngineModule provides the engine tools over seed 004's remote engine. It
