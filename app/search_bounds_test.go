@@ -154,3 +154,20 @@ func TestSearchQueryLimits(t *testing.T) {
 		t.Errorf("3,000 words: got %v\n%.300s", err, got)
 	}
 }
+
+// TestTSSearchIsBounded: librarian-ts's searchDocuments matches whole
+// bodies; a costly regex over a big one stops at the time limit too, with
+// an error that says so (the original's answer has no place for a note).
+func TestTSSearchIsBounded(t *testing.T) {
+	cfg := DefaultLibraryConfig()
+	cfg.SearchTimeout = time.Second
+	lib := slowLibrary(t, 4, cfg)
+	start := time.Now()
+	_, err := lib.TSSearchDocuments(context.Background(), TSSearchRequest{Query: slowRegex, Mode: "regex", Depth: -1})
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "searchDocuments stopped at its time limit (1s) after 1 of 2 documents") {
+		t.Errorf("got %v", err)
+	}
+	if elapsed := time.Since(start); elapsed > 30*time.Second {
+		t.Errorf("the search took %v with a 1s limit", elapsed)
+	}
+}
