@@ -45,7 +45,7 @@ var commands = []command{
 	{"ls", "librarian ls [FOLDER] [--line-bounds] [--section-depth N] [--tags a,b] [--depth N] [--max-tokens N]", "print the library tree and outlines"},
 	{"check", "librarian check", "validate the library: print every problem, exit 1 if any"},
 	{"get", "librarian get SELECTOR... [--include-images] [--include-code=false] [--max-tokens N]", "print docs, sections or line ranges (ids, paths or JSON selectors)"},
-	{"search", "librarian search QUERY [--regex] [--case-sensitive] [--tags a,b] [--root FOLDER] [--depth N] [--max-results N]", "search lines of the library"},
+	{"search", "librarian search QUERY [--regex] [--case-sensitive] [--whole-word] [--context N] [--tags a,b] [--root FOLDER] [--depth N] [--max-results N]", "search lines of the library"},
 	{"tags", "librarian tags [--root FOLDER] [--include-paths] [--depth N]", "list tags, most used first"},
 	{"eval", "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", "score a retrieval engine on questions (seed 004's eval)"},
 }

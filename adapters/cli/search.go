@@ -11,7 +11,8 @@ import (
 )
 
 // RunSearch is `librarian search QUERY [--regex] [--case-sensitive]
-// [--tags a,b] [--root DIR] [--depth N] [--max-results N]`: search_documents'
+// [--whole-word] [--context N] [--tags a,b] [--root DIR] [--depth N]
+// [--max-results N]`: search_documents'
 // answer, for a person. Flags and the query may come in any order; a query
 // starting with '-' goes after `--`. It returns the exit code: 0 with or
 // without hits, 2 for misuse or failure.
@@ -19,6 +20,8 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 	fs := newFlagSet("search", stderr)
 	regex := fs.Bool("regex", false, "")
 	caseSensitive := fs.Bool("case-sensitive", false, "")
+	wholeWord := fs.Bool("whole-word", false, "")
+	context := fs.Int("context", 0, "")
 	root := fs.String("root", ".", "")
 	depth := fs.Int("depth", -1, "")
 	maxResults := fs.Int("max-results", app.DefaultMaxResults, "")
@@ -41,6 +44,8 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 		Mode:          app.SearchString,
 		CaseSensitive: *caseSensitive,
 		MaxResults:    *maxResults,
+		Context:       *context,
+		WholeWord:     *wholeWord,
 	}
 	if *regex {
 		req.Mode = app.SearchRegex

@@ -20,18 +20,19 @@ type searchDocumentsArgs struct {
 	Tags          []string `json:"tags,omitempty" jsonschema:"search only docs carrying ANY of these tags (exact, case-sensitive)"`
 	Depth         *int     `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root; root's index.md is always searched); negative is unlimited"`
 	MaxResults    *int     `json:"max_results,omitempty" jsonschema:"most hit lines to show (0 = all); the answer says how many more there were"`
+	Context       *int     `json:"context,omitempty" jsonschema:"lines shown before and after each hit (0-20), merged as grep -C"`
+	WholeWord     bool     `json:"whole_word,omitempty" jsonschema:"string mode: match whole words only (port, not import)"`
 }
 
-const searchDocumentsDescription = "Find lines in the library. `query` is a plain string (default, case-insensitive " +
-	"unless `case_sensitive`) or, with mode=\"regex\", a Go RE2 regular expression: linear time, no backreferences " +
-	"or lookaround, matched against each line on its own (^ and $ are the line's ends; no match spans lines). " +
-	"Frontmatter is not searched. `root`, `tags` (ANY of) and `depth` narrow the docs searched. The answer starts " +
-	"with a count (\"12 hits in 3 of 40 docs\"), then for each matching doc in path order its id, (path) and tags, " +
-	"then one line per hit: `L18 § refresh-tokens/rotation: <the line>` (line number, FULL id of the innermost " +
-	"section holding it, the line, cut to ~300 chars around the match). To read around hits, pass them straight to " +
-	"get_documents in ONE call: {\"doc\": \"<id>\", \"sections\": [\"<§ id>\"]} for the whole section, or " +
-	"{\"doc\": \"<id>\", \"lines\": [from, to]} for a window around the L number. `max_results` caps the hit lines " +
-	"shown (default 50); the answer says how many hits it left out."
+const searchDocumentsDescription = "Find lines in the library: the cheapest first step when you have a name or " +
+	"an exact phrase. `query` is a plain string (case-insensitive unless `case_sensitive`; `whole_word` skips " +
+	"matches inside longer words) or, with mode=\"regex\", Go RE2 (linear time, no lookaround or backreferences), " +
+	"matched per line. Frontmatter is not searched. `root`, `tags` (ANY of) and `depth` narrow the docs. " +
+	"Per doc: `id (path) ~tokens`; per section holding hits, once: `§ <FULL id> L18–38 ~tokens`; per hit " +
+	"`L21: <line>` (`L26 [go code]:` inside code; a table row also shows its header row). `context: N` adds N " +
+	"lines around hits as `L20- <line>`, merged like grep -C. Then fetch in ONE get_documents call exactly what " +
+	"the hits name: {\"doc\": \"<id>\", \"sections\": [\"<§ id>\"]} or {\"doc\": \"<id>\", \"lines\": [from, to]}. " +
+	"`max_results` caps hit lines (default 50) and the answer says how many it left out."
 
 type listTagsArgs struct {
 	Root         string `json:"root,omitempty" jsonschema:"folder whose docs are counted, relative to the library root ('.' is the whole library)"`
@@ -48,6 +49,7 @@ const listTagsDescription = "List the tags of the library's docs (or of those un
 func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 	searchSchema := schemaFor[searchDocumentsArgs](map[string]any{
 		"mode": app.SearchString, "case_sensitive": false, "root": ".", "depth": -1, "max_results": app.DefaultMaxResults,
+		"context": 0, "whole_word": false,
 	})
 	searchSchema.Properties["mode"].Enum = []any{app.SearchString, app.SearchRegex}
 	// No "minimum" on max_results: the app's error for a negative one
@@ -65,6 +67,8 @@ func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 			Mode:          in.Mode,
 			CaseSensitive: in.CaseSensitive,
 			MaxResults:    derefOr(in.MaxResults, app.DefaultMaxResults),
+			Context:       derefOr(in.Context, 0),
+			WholeWord:     in.WholeWord,
 		}
 		out, err := lib.SearchDocuments(ctx, req)
 		if err != nil {
