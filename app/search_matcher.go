@@ -62,6 +62,9 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 		return nil, fmt.Errorf("%w: 'query' is empty: give a string or a regex to look for", domain.ErrInvalidArgument)
 	}
 	invalid := func(err error) error {
+		if limits := domain.RE2Limits(req.Query); limits != "" {
+			return fmt.Errorf("%w: invalid regex %s: %v; %s", domain.ErrInvalidArgument, quoteQuery(req.Query), err, limits)
+		}
 		return fmt.Errorf("%w: invalid regex %s: %v", domain.ErrInvalidArgument, quoteQuery(req.Query), err)
 	}
 	m := &matcher{mode: mode, caseSens: req.CaseSensitive}

@@ -48,19 +48,18 @@ const listTagsDescription = "List the tags of the library's docs (or of those un
 // addSearchTools registers search_documents and list_tags.
 func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 	searchSchema := schemaFor[searchDocumentsArgs](map[string]any{
-		"mode": app.SearchString, "case_sensitive": false, "root": ".", "depth": -1, "max_results": app.DefaultMaxResults,
+		"mode": app.SearchString, "case_sensitive": false, "root": ".", "tags": []string{}, "depth": -1, "max_results": app.DefaultMaxResults,
 		"context": 0, "whole_word": false,
 	})
 	searchSchema.Properties["mode"].Enum = []any{app.SearchString, app.SearchRegex}
 	// No "minimum" on max_results: the app's error for a negative one
 	// ("'max_results' must be 0 (no limit) or more, got -1") reads better
 	// than the schema validator's.
-	mcp.AddTool(srv, &mcp.Tool{
+	addTool(srv, &mcp.Tool{
 		Name:        "search_documents",
 		Description: searchDocumentsDescription,
 		Annotations: readOnly("Search documents"),
-		InputSchema: searchSchema,
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in searchDocumentsArgs) (*mcp.CallToolResult, any, error) {
+	}, searchSchema, func(ctx context.Context, _ *mcp.CallToolRequest, in searchDocumentsArgs) (*mcp.CallToolResult, error) {
 		req := app.SearchRequest{
 			Scope:         app.Scope{Root: in.Root, Tags: in.Tags, Depth: derefOr(in.Depth, -1)},
 			Query:         in.Query,
@@ -72,21 +71,21 @@ func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 		}
 		out, err := lib.SearchDocuments(ctx, req)
 		if err != nil {
-			return nil, nil, toolError(logger, "search_documents", err)
+			return nil, toolError(logger, "search_documents", err)
 		}
-		return text(out), nil, nil
+		return text(out), nil
 	})
 
-	mcp.AddTool(srv, &mcp.Tool{
+	addTool(srv, &mcp.Tool{
 		Name:        "list_tags",
 		Description: listTagsDescription,
 		Annotations: readOnly("List tags"),
-		InputSchema: schemaFor[listTagsArgs](map[string]any{"root": ".", "include_paths": false, "depth": -1}),
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in listTagsArgs) (*mcp.CallToolResult, any, error) {
-		out, err := lib.ListTags(ctx, app.TagsRequest{Root: in.Root, Depth: derefOr(in.Depth, -1), IncludePaths: in.IncludePaths})
-		if err != nil {
-			return nil, nil, toolError(logger, "list_tags", err)
-		}
-		return text(out), nil, nil
-	})
+	}, schemaFor[listTagsArgs](map[string]any{"root": ".", "include_paths": false, "depth": -1}),
+		func(ctx context.Context, _ *mcp.CallToolRequest, in listTagsArgs) (*mcp.CallToolResult, error) {
+			out, err := lib.ListTags(ctx, app.TagsRequest{Root: in.Root, Depth: derefOr(in.Depth, -1), IncludePaths: in.IncludePaths})
+			if err != nil {
+				return nil, toolError(logger, "list_tags", err)
+			}
+			return text(out), nil
+		})
 }
