@@ -13,37 +13,32 @@ import (
 // `library` tool set, answering at line level.
 
 type searchDocumentsArgs struct {
-	Query         string   `json:"query" jsonschema:"what to look for: a plain string, or a Go RE2 regex when mode is regex"`
-	Mode          string   `json:"mode,omitempty" jsonschema:"string (a literal, the default) or regex (Go RE2 syntax, matched against each line alone)"`
-	CaseSensitive bool     `json:"case_sensitive,omitempty" jsonschema:"match case exactly; by default case is ignored (Unicode folding)"`
-	Root          string   `json:"root,omitempty" jsonschema:"folder to search, relative to the library root ('.' is the whole library)"`
-	Tags          []string `json:"tags,omitempty" jsonschema:"search only docs carrying ANY of these tags (exact, case-sensitive)"`
-	Depth         *int     `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root; root's index.md is always searched); negative is unlimited"`
-	MaxResults    *int     `json:"max_results,omitempty" jsonschema:"most hit lines to show (0 = all); the answer says how many more there were"`
+	Query         string   `json:"query" jsonschema:"what to look for: a string, or a Go RE2 regex with mode regex"`
+	Mode          string   `json:"mode,omitempty" jsonschema:"string (a literal) or regex (Go RE2, per line)"`
+	CaseSensitive bool     `json:"case_sensitive,omitempty" jsonschema:"match case exactly (default: Unicode folding)"`
+	Root          string   `json:"root,omitempty" jsonschema:"folder to search ('.' is the whole library)"`
+	Tags          []string `json:"tags,omitempty" jsonschema:"only docs carrying ANY of these tags"`
+	Depth         *int     `json:"depth,omitempty" jsonschema:"path segments below root, the file name included (1 = root's own docs); negative: all"`
+	MaxResults    *int     `json:"max_results,omitempty" jsonschema:"most hit lines shown (0 = all)"`
 	Context       *int     `json:"context,omitempty" jsonschema:"lines shown before and after each hit (0-20), merged as grep -C"`
-	WholeWord     bool     `json:"whole_word,omitempty" jsonschema:"string mode: match whole words only (port, not import)"`
+	WholeWord     bool     `json:"whole_word,omitempty" jsonschema:"string mode: whole words only (port, not import)"`
 }
 
-const searchDocumentsDescription = "Find lines in the library: the cheapest first step when you have a name or " +
-	"an exact phrase. `query` is a plain string (case-insensitive unless `case_sensitive`; `whole_word` skips " +
-	"matches inside longer words) or, with mode=\"regex\", Go RE2 (linear time, no lookaround or backreferences), " +
-	"matched per line. Frontmatter is not searched. `root`, `tags` (ANY of) and `depth` narrow the docs. " +
-	"Per doc: `id (path) ~tokens`; per section holding hits, once: `§ <FULL id> L18–38 ~tokens`; per hit " +
-	"`L21: <line>` (`L26 [go code]:` inside code; a table row also shows its header row). `context: N` adds N " +
-	"lines around hits as `L20- <line>`, merged like grep -C. Then fetch in ONE get_documents call exactly what " +
-	"the hits name: {\"doc\": \"<id>\", \"sections\": [\"<§ id>\"]} or {\"doc\": \"<id>\", \"lines\": [from, to]}. " +
-	"`max_results` caps hit lines (default 50) and the answer says how many it left out."
+const searchDocumentsDescription = "Find lines: the cheapest first step for a name or an exact phrase. " +
+	"`query` is a string (case-insensitive unless `case_sensitive`; `whole_word` skips matches inside words) or, " +
+	"with mode=\"regex\", Go RE2 (linear time) matched per line. `root`, `tags`, `depth` narrow the docs. The answer: per doc " +
+	"`id (path) ~tokens`; per section, once, `§ FULL-ID L18–38 ~tokens`; per hit `L21: line` (`L26 [go code]:` in " +
+	"code; a table row brings its header row); `context: N` adds `L20- line` around hits. Then ONE get_documents " +
+	"call with exactly the sections or lines the hits name."
 
 type listTagsArgs struct {
-	Root         string `json:"root,omitempty" jsonschema:"folder whose docs are counted, relative to the library root ('.' is the whole library)"`
-	IncludePaths bool   `json:"include_paths,omitempty" jsonschema:"list under each tag the paths of the docs carrying it"`
-	Depth        *int   `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root; root's index.md always counts); negative is unlimited"`
+	Root         string `json:"root,omitempty" jsonschema:"folder whose docs are counted ('.' is the whole library)"`
+	IncludePaths bool   `json:"include_paths,omitempty" jsonschema:"list each tag's doc paths under it"`
+	Depth        *int   `json:"depth,omitempty" jsonschema:"path segments below root, the file name included (1 = root's own docs); negative: all"`
 }
 
-const listTagsDescription = "List the tags of the library's docs (or of those under `root`), most used first, as " +
-	"`- tag (number of docs)` lines. A doc's tags include those it inherits from the index.md files of its folders. " +
-	"`include_paths` adds each doc's path (relative to the library root) under its tag. Use a tag in " +
-	"list_documents' or search_documents' `tags` filter."
+const listTagsDescription = "List the tags of the docs under `root`, most used first: `- tag (docs)`. Tags include " +
+	"those inherited from folders' index.md files. Use one in list_documents' or search_documents' `tags`."
 
 // addSearchTools registers search_documents and list_tags.
 func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
