@@ -84,7 +84,10 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	for _, f := range tree.Folders {
 		docsInDepth += len(f.Own)
 	}
-	fits := func(more int) bool { return budget == 0 || (used+more+3)/4 <= budget }
+	// A cut listing ends with its Left out block: keep room for it (up to
+	// 30 folders), so the whole answer stays within the budget.
+	reserve := min(budget*4/10, listCutBytes)
+	fits := func(more int) bool { return budget == 0 || (used+more+reserve+3)/4 <= budget }
 	items := tree.Priority()
 	cut := false
 	var block strings.Builder
@@ -205,6 +208,10 @@ func writeDocLine(b *strings.Builder, d domain.Document, file string, tokens int
 	}
 	b.WriteString("\n")
 }
+
+// listCutBytes is about the most a Left out block takes (its note and 30
+// folders).
+const listCutBytes = 1400
 
 // listBatch is how many docs of a folder are read and parsed together.
 const listBatch = 64
