@@ -58,6 +58,8 @@ type Library struct {
 
 	mu    sync.Mutex
 	cache map[string]*parsedDoc // by doc path
+
+	idx *indexState // nil: no section index (see UseIndex)
 }
 
 // NewLibrary builds the library use cases. images may be nil.
@@ -143,6 +145,12 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 	}
 	if stamp.Size > limit {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (%s)", domain.ErrTooLarge, stamp.Size, limit, l.docLimitSource())
+	}
+	if p := l.fromIndex(ctx, path, stamp); p != nil {
+		l.mu.Lock()
+		l.cache[path] = p
+		l.mu.Unlock()
+		return p, nil
 	}
 	readAt := time.Now()
 	content, readStamp, err := l.source.ReadFile(ctx, path)

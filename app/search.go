@@ -39,7 +39,8 @@ type SearchRequest struct {
 	// CaseSensitive turns off case folding (Unicode simple folding).
 	CaseSensitive bool
 	// MaxResults caps the hit lines shown; 0 shows all. The answer always
-	// says how many hits it left out.
+	// says how many hits it left out. In SearchRanked mode it is the number
+	// of sections (0: DefaultRankedResults).
 	MaxResults int
 	// Context is how many lines before and after each hit are shown too
 	// (0 to MaxContext), merged when they touch, as grep -C does.
@@ -47,6 +48,9 @@ type SearchRequest struct {
 	// WholeWord (string mode) keeps only matches that are whole words: no
 	// letter, digit or '_' right before or after them.
 	WholeWord bool
+	// Progress, when not nil, hears how the index's first build advances
+	// while a ranked search waits for it.
+	Progress func(done, total int)
 }
 
 // MaxContext bounds SearchRequest.Context: past it a get_documents call
@@ -92,6 +96,9 @@ func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode
 // an unknown mode or a context out of range is a domain.ErrInvalidArgument
 // that says what is wrong; no hit at all is a plain answer saying so.
 func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (string, error) {
+	if req.Mode == SearchRanked {
+		return l.searchRanked(ctx, req)
+	}
 	asked := req
 	if req.WholeWord {
 		var err error
@@ -117,6 +124,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	if err != nil {
 		return "", err
 	}
+	skip := l.indexSkips(ctx, docs, m.candidateQuery(req.Query))
 
 	// Count every doc's hit lines in parallel; keep only the counts, so a
 	// query matching most lines of a big library costs no memory per hit.
@@ -135,6 +143,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 				i := int(next.Add(1)) - 1
 				if i >= len(docs) || ctx.Err() != nil {
 					return
+				}
+				if skip != nil && skip[i] {
+					continue // the index proves it holds no hit
 				}
 				p, err := l.open(ctx, docs[i])
 				if err != nil {

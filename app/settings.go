@@ -27,6 +27,13 @@ type Settings struct {
 	Tools           []string // tool sets: "library", "librarian-ts", "engine"
 	ToolsDefaulted  bool     // Tools were not given: Validate chose them
 
+	// Index is LIBRARY_INDEX: "on" (a SQLite file per library in
+	// IndexDir) or "off" (an in-memory index, no file); "" means "on".
+	Index string
+	// IndexDir is LIBRARY_INDEX_DIR: where index files live; "" means the
+	// user's cache folder (os.UserCacheDir()/librarian).
+	IndexDir string
+
 	EngineURL     string // LIBRARIAN_URL
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
@@ -67,6 +74,7 @@ type SettingSpec struct {
 var (
 	Conventions = []string{"auto", "json", "frontmatter"}
 	ToolSets    = []string{"library", "librarian-ts", "engine"}
+	IndexModes  = []string{"on", "off"}
 )
 
 // DefaultEngineURL is seed 004's default engine address.
@@ -132,6 +140,15 @@ var SettingSpecs = []SettingSpec{
 			}
 			return checkTools(s.Tools)
 		}},
+	{Key: "index", Flags: []string{"index"}, Env: []string{"LIBRARY_INDEX"}, Value: "on|off", Default: "on",
+		Help: "the section index: on, a SQLite file per library; off, in memory for the run (no file)",
+		Apply: func(s *Settings, v, _ string) error {
+			s.Index = strings.ToLower(strings.TrimSpace(v))
+			return checkIndex(s.Index)
+		}},
+	{Key: "index-dir", Flags: []string{"index-dir"}, Env: []string{"LIBRARY_INDEX_DIR"}, Value: "DIR", Default: "the user cache folder's librarian/",
+		Help:  "folder of the section index files",
+		Apply: func(s *Settings, v, _ string) error { s.IndexDir = v; return nonEmpty(v, "a folder") }},
 	{Key: "engine-url", Flags: []string{"engine-url"}, Env: []string{"LIBRARIAN_URL"}, Value: "URL",
 		Help: "retrieval engine (serves the engine tools)",
 		Apply: func(s *Settings, v, _ string) error {
@@ -173,6 +190,7 @@ func DefaultSettings() Settings {
 		MaxImageBytes:   5 << 20,
 		MaxDocBytes:     DefaultMaxDocBytes,
 		MaxAnswerTokens: 20000,
+		Index:           "on",
 	}
 }
 
@@ -268,11 +286,24 @@ func (s *Settings) Validate() error {
 	if err := checkTools(s.Tools); err != nil {
 		return err
 	}
+	if s.Index == "" {
+		s.Index = "on"
+	}
+	if err := checkIndex(s.Index); err != nil {
+		return fmt.Errorf("LIBRARY_INDEX %w", err)
+	}
 	if s.MaxImageBytes < 0 {
 		return fmt.Errorf("max image bytes must not be negative")
 	}
 	if s.MaxAnswerTokens < 0 {
 		return fmt.Errorf("max answer tokens must not be negative")
+	}
+	return nil
+}
+
+func checkIndex(mode string) error {
+	if !contains(IndexModes, mode) {
+		return fmt.Errorf("%q: want on (a SQLite index file per library, the default) or off (an in-memory index)", mode)
 	}
 	return nil
 }

@@ -60,12 +60,13 @@ var commands = []command{
 		flags: []flagDoc{
 			{"folder", "FOLDER", "search only this folder, relative to the library root (the same as the FOLDER operand)", "librarian search token --folder backend"},
 			{"regex", "", "QUERY is a Go RE2 regular expression (no lookbehind, no backreferences)", `librarian search --regex '^## (Login|Logout)'`},
+			{"ranked", "", "QUERY is a question in words: print the sections that best answer it, best first (section index)", `librarian search --ranked 'how do I rotate refresh tokens'`},
 			{"case-sensitive", "", "match case exactly (default: Unicode case folding)", "librarian search TTL --case-sensitive"},
 			{"whole-word", "", "match whole words only: no letter, digit or _ right before or after (not with --regex)", "librarian search port --whole-word"},
 			{"context", "N", "show N lines before and after each hit (0-20), merged as grep -C does", "librarian search token --context 2"},
 			{"tags", "a,b", "search only docs carrying ANY of these tags (comma-separated, repeatable)", "librarian search token --tags security"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian search token backend --depth 1"},
-			{"max-results", "N", "hit lines shown at most; 0 = no limit (default 50)", "librarian search the --max-results 10"},
+			{"max-results", "N", "hit lines shown at most; 0 = no limit (default 50); with --ranked, sections (default 5)", "librarian search the --max-results 10"},
 		}},
 	{name: "tags", usage: "librarian tags [FOLDER] [flags]", summary: "list tags, most used first (list_tags)",
 		about: "FOLDER (or --folder) counts only the docs of a folder inside the library.\n" +
@@ -75,6 +76,11 @@ var commands = []command{
 			{"include-paths", "", "list each tag's docs under it", "librarian tags --include-paths"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian tags --depth 1"},
 		}},
+	{name: "index", usage: "librarian index", summary: "build or refresh the library's section index",
+		about: "Parses only the files whose stamp changed since the index last saw them, removes docs gone from\n" +
+			"the library, and prints one summary line; on a terminal a progress line runs on stderr.\n" +
+			"The index file is in LIBRARY_INDEX_DIR (--index-dir); LIBRARY_INDEX=off keeps it in memory.\n" +
+			"Example: librarian index --root ./docs"},
 	{name: "eval", usage: "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", summary: "score a retrieval engine on questions (seed 004's eval)",
 		about: "Runs each question through its skill against the engine (LIBRARIAN_URL or --engine-url);\n" +
 			"exit 1 below a 90% pass rate.",

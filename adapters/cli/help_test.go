@@ -17,6 +17,7 @@ var commandFlagSets = map[string]func() *flag.FlagSet{
 	"search": func() *flag.FlagSet { fs, _ := newSearchFlags(); return fs },
 	"tags":   func() *flag.FlagSet { fs, _ := newTagsFlags(); return fs },
 	"eval":   func() *flag.FlagSet { fs, _ := newEvalFlags(); return fs },
+	"index":  func() *flag.FlagSet { return newIndexFlags() },
 }
 
 // TestEveryFlagIsExplainedWithAnExample: each command's --help explains

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/librarian/librarian/app"
@@ -13,28 +14,38 @@ import (
 
 // searchOptions are search's own flags.
 type searchOptions struct {
-	regex, caseSensitive, wholeWord bool
-	folder                          string
-	depth, maxResults, context      int
-	tags                            listFlag
+	regex, ranked, caseSensitive, wholeWord bool
+	folder                                  string
+	depth, maxResults, context              int
+	maxGiven                                bool // --max-results was given (its default depends on the mode)
+	tags                                    listFlag
 }
 
 func newSearchFlags() (*flag.FlagSet, *searchOptions) {
 	fs, o := newFlagSet("search", io.Discard), &searchOptions{}
 	fs.BoolVar(&o.regex, "regex", false, "")
+	fs.BoolVar(&o.ranked, "ranked", false, "")
 	fs.BoolVar(&o.caseSensitive, "case-sensitive", false, "")
 	fs.BoolVar(&o.wholeWord, "whole-word", false, "")
 	fs.IntVar(&o.context, "context", 0, "")
 	fs.StringVar(&o.folder, "folder", "", "")
 	fs.IntVar(&o.depth, "depth", -1, "")
-	fs.IntVar(&o.maxResults, "max-results", app.DefaultMaxResults, "")
+	fs.Func("max-results", "", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("want a whole number, got %q", v)
+		}
+		o.maxResults, o.maxGiven = n, true
+		return nil
+	})
 	fs.Var(&o.tags, "tags", "")
 	return fs, o
 }
 
-// RunSearch is `librarian search QUERY [FOLDER] [--regex]
+// RunSearch is `librarian search QUERY [FOLDER] [--regex|--ranked]
 // [--case-sensitive] [--whole-word] [--context N] [--tags a,b]
-// [--folder FOLDER] [--depth N] [--max-results N]`: search_documents' answer, for a person. Flags and
+// [--folder FOLDER] [--depth N] [--max-results N]`: search_documents'
+// answer, for a person. Flags and
 // operands may come in any order; a query starting with '-' goes after
 // `--`. It returns the exit code: 0 with or without hits, 2 for misuse or
 // failure.
@@ -58,6 +69,15 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 	if strings.TrimSpace(operands[0]) == "" {
 		return fail(stderr, usageError("search", "QUERY is empty: give a string or, with --regex, a regex to look for"))
 	}
+	if o.regex && o.ranked {
+		return fail(stderr, usageError("search", "--regex and --ranked are two modes: give one"))
+	}
+	if !o.maxGiven {
+		o.maxResults = app.DefaultMaxResults
+		if o.ranked {
+			o.maxResults = app.DefaultRankedResults
+		}
+	}
 	if o.maxResults < 0 {
 		return fail(stderr, usageError("search", "--max-results: want 0 (no limit) or more, got %d", o.maxResults))
 	}
@@ -70,8 +90,11 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 		Context:       o.context,
 		WholeWord:     o.wholeWord,
 	}
-	if o.regex {
+	switch {
+	case o.regex:
 		req.Mode = app.SearchRegex
+	case o.ranked:
+		req.Mode = app.SearchRanked
 	}
 	out, err := lib.SearchDocuments(ctx, req)
 	if err != nil {

@@ -42,7 +42,7 @@ func TestArgumentErrorsNameTheArgument(t *testing.T) {
 		{"search_documents", map[string]any{"query": nil}, "invalid argument: 'query' is missing"},
 		{"search_documents", map[string]any{"query": 5}, "invalid argument: 'query' must be a string, got 5"},
 		{"search_documents", map[string]any{"query": "x", "mode": "fuzzy"},
-			`invalid argument: 'mode' must be one of "string", "regex", got a string: "fuzzy"`},
+			`invalid argument: 'mode' must be one of "string", "regex", "ranked", got a string: "fuzzy"`},
 		{"search_documents", map[string]any{"query": "x", "max_results": json.RawMessage("1e400")}, "invalid argument: 'max_results' must be a whole number, got 1e400"},
 		{"list_tags", map[string]any{"include_paths": 1}, "invalid argument: 'include_paths' must be true or false, got 1"},
 		{"list_tags", map[string]any{"depth": "deep"}, `invalid argument: 'depth' must be a whole number, got a string: "deep"`},

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,23 +14,24 @@ import (
 // `library` tool set, answering at line level.
 
 type searchDocumentsArgs struct {
-	Query         string   `json:"query" jsonschema:"what to look for: a string, or a Go RE2 regex with mode regex"`
-	Mode          string   `json:"mode,omitempty" jsonschema:"string (a literal) or regex (Go RE2, per line)"`
+	Query         string   `json:"query" jsonschema:"what to look for: a string, a Go RE2 regex (mode regex), or a question in words (mode ranked)"`
+	Mode          string   `json:"mode,omitempty" jsonschema:"string (a literal), regex (Go RE2, per line) or ranked (the sections that best answer a question)"`
 	CaseSensitive bool     `json:"case_sensitive,omitempty" jsonschema:"match case exactly (default: Unicode folding)"`
 	Root          string   `json:"root,omitempty" jsonschema:"folder to search ('.' is the whole library)"`
 	Tags          []string `json:"tags,omitempty" jsonschema:"only docs carrying ANY of these tags"`
 	Depth         *int     `json:"depth,omitempty" jsonschema:"path segments below root, the file name included (1 = root's own docs); negative: all"`
-	MaxResults    *int     `json:"max_results,omitempty" jsonschema:"most hit lines shown (0 = all)"`
+	MaxResults    *int     `json:"max_results,omitempty" jsonschema:"most hit lines shown (0 = all; default 50); ranked: sections (default 5)"`
 	Context       *int     `json:"context,omitempty" jsonschema:"lines shown before and after each hit (0-20), merged as grep -C"`
 	WholeWord     bool     `json:"whole_word,omitempty" jsonschema:"string mode: whole words only (port, not import)"`
 }
 
-const searchDocumentsDescription = "Find lines: the cheapest first step for a name or an exact phrase. " +
-	"`query` is a string (case-insensitive unless `case_sensitive`; `whole_word` skips matches inside words) or, " +
-	"with mode=\"regex\", Go RE2 (linear time) matched per line. `root`, `tags`, `depth` narrow the docs. The answer: per doc " +
-	"`id (path) ~tokens`; per section, once, `§ FULL-ID L18–38 ~tokens`; per hit `L21: line` (`L26 [go code]:` in " +
-	"code; a table row brings its header row); `context: N` adds `L20- line` around hits. Then ONE get_documents " +
-	"call with exactly the sections or lines the hits name."
+const searchDocumentsDescription = "Find lines: the cheapest first step. A name or an exact phrase: the default " +
+	"string mode (case-insensitive unless `case_sensitive`; `whole_word` skips matches inside words), or " +
+	"mode=\"regex\", Go RE2 (linear time) matched per line. A question in words: mode=\"ranked\", the sections " +
+	"that best answer it. `root`, `tags`, `depth` narrow the docs. The answer: per doc `id (path) ~tokens`; per " +
+	"section, once, `§ FULL-ID L18–38 ~tokens`; per hit `L21: line` (`L26 [go code]:` in code; a table row brings " +
+	"its header row); `context: N` adds `L20- line` around hits. Then ONE get_documents call with exactly the " +
+	"sections or lines the hits name."
 
 type listTagsArgs struct {
 	Root         string `json:"root,omitempty" jsonschema:"folder whose docs are counted ('.' is the whole library)"`
@@ -43,10 +45,12 @@ const listTagsDescription = "List the tags of the docs under `root`, most used f
 // addSearchTools registers search_documents and list_tags.
 func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 	searchSchema := schemaFor[searchDocumentsArgs](map[string]any{
-		"mode": app.SearchString, "case_sensitive": false, "root": ".", "tags": []string{}, "depth": -1, "max_results": app.DefaultMaxResults,
+		"mode": app.SearchString, "case_sensitive": false, "root": ".", "tags": []string{}, "depth": -1,
 		"context": 0, "whole_word": false,
 	})
-	searchSchema.Properties["mode"].Enum = []any{app.SearchString, app.SearchRegex}
+	// max_results has no schema default: it depends on the mode (50 hit
+	// lines, 5 ranked sections), so the handler fills it in.
+	searchSchema.Properties["mode"].Enum = []any{app.SearchString, app.SearchRegex, app.SearchRanked}
 	// No "minimum" on max_results: the app's error for a negative one
 	// ("'max_results' must be 0 (no limit) or more, got -1") reads better
 	// than the schema validator's.
@@ -54,15 +58,20 @@ func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 		Name:        "search_documents",
 		Description: searchDocumentsDescription,
 		Annotations: readOnly("Search documents"),
-	}, searchSchema, func(ctx context.Context, _ *mcp.CallToolRequest, in searchDocumentsArgs) (*mcp.CallToolResult, error) {
+	}, searchSchema, func(ctx context.Context, call *mcp.CallToolRequest, in searchDocumentsArgs) (*mcp.CallToolResult, error) {
+		maxResults := app.DefaultMaxResults
+		if in.Mode == app.SearchRanked {
+			maxResults = app.DefaultRankedResults
+		}
 		req := app.SearchRequest{
 			Scope:         app.Scope{Root: in.Root, Tags: in.Tags, Depth: derefOr(in.Depth, -1)},
 			Query:         in.Query,
 			Mode:          in.Mode,
 			CaseSensitive: in.CaseSensitive,
-			MaxResults:    derefOr(in.MaxResults, app.DefaultMaxResults),
+			MaxResults:    derefOr(in.MaxResults, maxResults),
 			Context:       derefOr(in.Context, 0),
 			WholeWord:     in.WholeWord,
+			Progress:      indexProgress(ctx, call),
 		}
 		out, err := lib.SearchDocuments(ctx, req)
 		if err != nil {
@@ -83,4 +92,27 @@ func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 			}
 			return text(out), nil
 		})
+}
+
+// indexProgress reports the section index's first build as MCP progress
+// notifications, when the client sent a progress token (nil otherwise).
+func indexProgress(ctx context.Context, call *mcp.CallToolRequest) func(done, total int) {
+	if call == nil || call.Params == nil || call.Session == nil {
+		return nil
+	}
+	token := call.Params.GetProgressToken()
+	if token == nil {
+		return nil
+	}
+	last := -1
+	return func(done, total int) {
+		if done == last {
+			return
+		}
+		last = done
+		call.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: token, Progress: float64(done), Total: float64(total),
+			Message: fmt.Sprintf("indexing the library: %d of %d changed docs", done, total),
+		})
+	}
 }
