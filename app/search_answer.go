@@ -25,6 +25,15 @@ type docHits struct {
 	p    *parsedDoc
 	v    *searchView
 	hits []hit // in line order, one per line
+	// sections, when set (ranked mode), are the sections to show, in this
+	// order, each with its own lines; hits is then unused.
+	sections []sectionHits
+}
+
+// sectionHits is one section a ranked answer shows, with its best lines.
+type sectionHits struct {
+	sec  domain.Section
+	hits []hit // in line order, inside sec
 }
 
 // hitStyle is what a search request asks of the answer's shape.
@@ -45,6 +54,8 @@ type hitStyle struct {
 // context was asked for. When the section holding the next line shown
 // changes, a `§ id Lfrom–to ~N tokens` line names it (its sizes the first
 // time only). A hit inside a fenced code block says so: `L26 [json code]:`.
+// With sections (ranked), each is named in the order given and its lines
+// follow, clamped to it.
 func writeDocHits(b *strings.Builder, g docHits, st hitStyle) {
 	fmt.Fprintf(b, "%s (%s) ~%d tokens", g.doc.ID, g.doc.Path, docTokenCount(g.doc, len(g.p.content)))
 	if len(st.tagFilter) > 0 {
@@ -59,53 +70,77 @@ func writeDocHits(b *strings.Builder, g docHits, st hitStyle) {
 		}
 	}
 	b.WriteString("\n")
+	w := &hitWriter{b: b, g: g, st: st, named: map[int]bool{}, cur: -2}
+	first, last := g.p.structure.FrontmatterEnd+1, len(g.v.starts)
+	if g.sections == nil {
+		w.run(g.hits, first, last)
+		return
+	}
+	w.fixed = true
+	for _, sh := range g.sections {
+		writeSectionLine(b, sh.sec, g.v, len(g.p.content), true)
+		w.run(sh.hits, max(first, sh.sec.Start), min(last, sh.sec.End))
+	}
+}
 
-	content, s := g.p.content, g.p.structure
-	first, last := s.FrontmatterEnd+1, len(g.v.starts)
-	text := func(line int) string { return string(g.v.line(content, line)) }
-	hitAt := make(map[int]hit, len(g.hits))
-	lines := make([]int, 0, len(g.hits))
+// hitWriter writes the lines of one doc's group.
+type hitWriter struct {
+	b     *strings.Builder
+	g     docHits
+	st    hitStyle
+	fixed bool         // the section is named by the caller: no § lines here
+	named map[int]bool // sections whose sizes were shown
+	cur   int          // the section of the last line shown; -2: none yet
+}
+
+// run writes hits (in line order, within [first, last]) with their context
+// and table header rows.
+func (w *hitWriter) run(hits []hit, first, last int) {
+	content, s := w.g.p.content, w.g.p.structure
+	text := func(line int) string { return string(w.g.v.line(content, line)) }
+	hitAt := make(map[int]hit, len(hits))
+	lines := make([]int, 0, len(hits))
 	var headers []int
-	for _, h := range g.hits {
+	for _, h := range hits {
+		if h.line < first || h.line > last {
+			continue
+		}
 		hitAt[h.line] = h
 		lines = append(lines, h.line)
 		if domain.CodeBlockAt(s.CodeBlocks, h.line) >= 0 {
 			continue
 		}
-		if row, ok := domain.TableHeaderRow(h.line, s.FrontmatterEnd, text); ok {
+		if row, ok := domain.TableHeaderRow(h.line, max(s.FrontmatterEnd, first-1), text); ok {
 			headers = append(headers, row)
 		}
 	}
-
-	named := map[int]bool{} // sections whose sizes were shown
-	cur := -2               // the section of the last line shown; -2: none yet
-	for wi, w := range domain.HitWindows(lines, headers, st.context, first, last) {
-		if wi > 0 && st.context > 0 && innermostSectionIndex(s.Sections, w.From) == cur {
-			b.WriteString("--\n")
+	for wi, win := range domain.HitWindows(lines, headers, w.st.context, first, last) {
+		if wi > 0 && w.st.context > 0 && (w.fixed || innermostSectionIndex(s.Sections, win.From) == w.cur) {
+			w.b.WriteString("--\n")
 		}
-		for line := w.From; line <= w.To; line++ {
-			if sec := innermostSectionIndex(s.Sections, line); sec != cur {
-				cur = sec
+		for line := win.From; line <= win.To; line++ {
+			if sec := innermostSectionIndex(s.Sections, line); !w.fixed && sec != w.cur {
+				w.cur = sec
 				if sec >= 0 {
-					writeSectionLine(b, s.Sections[sec], g.v, len(content), !named[sec])
-					named[sec] = true
+					writeSectionLine(w.b, s.Sections[sec], w.g.v, len(content), !w.named[sec])
+					w.named[sec] = true
 				}
 			}
 			h, isHit := hitAt[line]
 			if !isHit {
-				fmt.Fprintf(b, "L%d-", line)
-				if t := trimAround(g.v.line(content, line), 0, 0); t != "" {
-					b.WriteString(" ")
-					b.WriteString(t)
+				fmt.Fprintf(w.b, "L%d-", line)
+				if t := trimAround(w.g.v.line(content, line), 0, 0); t != "" {
+					w.b.WriteString(" ")
+					w.b.WriteString(t)
 				}
-				b.WriteString("\n")
+				w.b.WriteString("\n")
 				continue
 			}
-			fmt.Fprintf(b, "L%d", line)
+			fmt.Fprintf(w.b, "L%d", line)
 			if cb := domain.CodeBlockAt(s.CodeBlocks, line); cb >= 0 {
-				writeCodeMark(b, s.CodeBlocks[cb])
+				writeCodeMark(w.b, s.CodeBlocks[cb])
 			}
-			fmt.Fprintf(b, ": %s\n", trimAround(g.v.line(content, line), h.start, h.end))
+			fmt.Fprintf(w.b, ": %s\n", trimAround(w.g.v.line(content, line), h.start, h.end))
 		}
 	}
 }

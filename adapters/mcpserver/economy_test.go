@@ -12,7 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/librarian/librarian/adapters/frontmatterindex"
+	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/adapters/sqlitesectionindex"
+	"github.com/librarian/librarian/app"
 )
 
 // What an agent pays to reach the lines it needs (issue 9): agent-style
@@ -92,6 +96,13 @@ var economySequences = []struct {
 		{"search_documents", fixed(map[string]any{"query": "basic auth"})},
 		{"get_documents", firstHitSection},
 	}},
+	{"a question in words, ranked, then its best section", []economyStep{
+		{"search_documents", fixed(map[string]any{"query": "how to set a signed cookie", "mode": "ranked"})},
+		{"get_documents", firstHitSection},
+	}},
+	{"a question in words, ranked", []economyStep{
+		{"search_documents", fixed(map[string]any{"query": "limit the size of the request body", "mode": "ranked"})},
+	}},
 	{"a table value", []economyStep{
 		{"search_documents", fixed(map[string]any{"query": "X-Frame-Options", "root": "hono/middleware"})},
 	}},
@@ -108,8 +119,20 @@ var economySequences = []struct {
 func tokensOf(s string) int { return (len(s) + 3) / 4 }
 
 func TestAnswerCosts(t *testing.T) {
+	src, err := frontmatterindex.New(filepath.Join(tsExamples(t), "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	ix, err := sqlitesectionindex.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	lib := app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+	lib.UseIndex(ix, nil)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, tsLibrary(t), nil)
+	mcpserver.AddLibraryTools(srv, lib, nil)
 	cs := connectClient(t, srv, "economy", "")
 
 	var report strings.Builder
