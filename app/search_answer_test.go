@@ -142,6 +142,8 @@ func TestSearchAnswerArgumentErrors(t *testing.T) {
 		{SearchRequest{Query: "port", Context: -1}, "'context' must be 0 to 20 lines, got -1"},
 		{SearchRequest{Query: "port", Context: 21}, "'context' must be 0 to 20 lines, got 21"},
 		{SearchRequest{Query: "port", Mode: SearchRegex, WholeWord: true}, `'whole_word' applies to mode "string" only`},
+		{SearchRequest{Query: "port", Mode: SearchRanked, WholeWord: true}, `'whole_word' applies to mode "string" only`},
+		{SearchRequest{Query: "port", Mode: SearchRanked, Context: 30}, "'context' must be 0 to 20 lines, got 30"},
 	} {
 		_, err := lib.SearchDocuments(context.Background(), tc.req)
 		if !errors.Is(err, domain.ErrInvalidArgument) || err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -40,6 +40,12 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 	if req.CaseSensitive {
 		return "", fmt.Errorf("%w: 'case_sensitive' does not apply to mode \"ranked\", which ignores case", domain.ErrInvalidArgument)
 	}
+	if req.WholeWord {
+		return "", fmt.Errorf("%w: 'whole_word' applies to mode \"string\" only; mode \"ranked\" matches whole words (and their forms) already", domain.ErrInvalidArgument)
+	}
+	if req.Context < 0 || req.Context > MaxContext {
+		return "", fmt.Errorf("%w: 'context' must be 0 to %d lines, got %d (for more, fetch the section with get_documents)", domain.ErrInvalidArgument, MaxContext, req.Context)
+	}
 	if req.MaxResults < 0 {
 		return "", fmt.Errorf("%w: 'max_results' must be 0 (the default, %d sections) or more, got %d", domain.ErrInvalidArgument, DefaultRankedResults, req.MaxResults)
 	}

@@ -24,7 +24,8 @@ var commands = []command{
 	{name: "serve", usage: "librarian [serve] [SETTINGS FLAGS]", summary: "serve MCP on stdio (the default; for .mcp.json)",
 		about: "Reads JSON-RPC on stdin and answers on stdout; logs go to stderr."},
 	{name: "ls", usage: "librarian ls [FOLDER] [flags]", summary: "print the library tree and outlines (list_documents)",
-		about: "FOLDER is a folder inside the library, relative to its root (default: the whole library).\n" +
+		about: "FOLDER is a folder inside the library, relative to its root (default: the whole library),\n" +
+			"or a doc id or path: that doc's outline with line ranges and each section's tokens.\n" +
 			"Example: librarian ls backend/storage --line-bounds",
 		flags: []flagDoc{
 			{"folder", "FOLDER", "the folder to list, relative to the library root (the same as the FOLDER operand)", "librarian ls --folder backend"},
