@@ -150,6 +150,8 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 			}
 			if docErr != nil {
 				notes = append(notes, openNote(d, docErr))
+			} else if outline && parsed[n].structure.Simplified != "" {
+				notes = append(notes, simplifiedNote(d, parsed[n].structure.Simplified))
 			}
 			docText[it.Doc] = block.String()
 			used += block.Len()
@@ -177,6 +179,12 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	}
 	domain.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// simplifiedNote says why a doc's outline comes from the plain heading scan.
+func simplifiedNote(d domain.Document, why string) string {
+	return fmt.Sprintf("simplified: %s (%s): too costly to parse in full (%s); its sections "+
+		"come from a plain heading scan (# headings outside top-level fences)", d.ID, d.Path, why)
 }
 
 // writeFolderLine writes a folder's line: `backend/ (3 docs, ~704 tokens)`

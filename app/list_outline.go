@@ -119,6 +119,9 @@ func (l *Library) listDocument(ctx context.Context, d domain.Document, req ListR
 		if budget > 0 {
 			st.room = max(budget*4-b.Len()-listOutlineCutBytes, 1)
 		}
+		if p.structure.Simplified != "" {
+			notes = append(notes, simplifiedNote(d, p.structure.Simplified))
+		}
 		if left := writeOutline(&b, p.structure, st); len(left) > 0 {
 			from := left[0].Start
 			fmt.Fprintf(&b, "\nLeft out (over max_tokens=%d): %d of the outline's sections, %s. Pass section_depth (e.g. 2) for fewer heading levels, fetch the lines with get_documents {\"doc\": %q, \"lines\": [%d, %d]}, or max_tokens=0 for no limit.\n",
