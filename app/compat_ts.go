@@ -496,7 +496,7 @@ func tsMatcher(pattern *regexp.Regexp, query, mode string, caseSensitive bool) f
 	literal := pattern.String() == flags+regexp.QuoteMeta(query)
 	switch {
 	case !literal:
-		return pattern.MatchString
+		return newTSRegexMatcher(pattern).match
 	case caseSensitive:
 		return func(body string) bool { return strings.Contains(body, query) }
 	default:

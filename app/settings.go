@@ -52,6 +52,8 @@ type Settings struct {
 	// its flag ("--max-doc-bytes") or env var ("LIBRARY_MAX_DOC_BYTES").
 	// A setting left at its default has no entry.
 	From map[string]string
+
+	HTTP HTTPSettings // serve --http (settings_http.go)
 }
 
 // A SettingSpec is one setting, declared once: the flags and environment
@@ -82,8 +84,9 @@ var (
 const DefaultEngineURL = "http://127.0.0.1:8000"
 
 // SettingSpecs are every setting of seeds 000, 001 and 004, in the order
-// help lists them. A new setting is one entry here (and its field above).
-var SettingSpecs = []SettingSpec{
+// help lists them. A new setting is one entry here (and its field above);
+// the HTTP server's are in settings_http.go.
+var SettingSpecs = append([]SettingSpec{
 	{Key: "root", Flags: []string{"root", "docs-root"}, Env: []string{"LIBRARY_ROOT", "LIBRARIAN_DOCS_ROOT"}, Value: "DIR", Default: "./library",
 		Help: "library root",
 		Apply: func(s *Settings, v, from string) error {
@@ -182,7 +185,7 @@ var SettingSpecs = []SettingSpec{
 	{Key: "CLAUDE_CODE_SESSION_ID", Env: []string{"CLAUDE_CODE_SESSION_ID"},
 		Help:  "session id sent to the engine",
 		Apply: func(s *Settings, v, _ string) error { s.Session = v; return nil }},
-}
+}, httpSettingSpecs...)
 
 // A FlagValue is one settings flag as written on the command line, without
 // its dashes.
