@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/librarian/librarian/domain"
@@ -40,23 +42,59 @@ type SearchRequest struct {
 	// says how many hits it left out. In SearchRanked mode it is the number
 	// of sections (0: DefaultRankedResults).
 	MaxResults int
+	// Context is how many lines before and after each hit are shown too
+	// (0 to MaxContext), merged when they touch, as grep -C does.
+	Context int
+	// WholeWord (string mode) keeps only matches that are whole words: no
+	// letter, digit or '_' right before or after them.
+	WholeWord bool
 	// Progress, when not nil, hears how the index's first build advances
 	// while a ranked search waits for it.
 	Progress func(done, total int)
 }
 
+// MaxContext bounds SearchRequest.Context: past it a get_documents call
+// for the section is the cheaper read.
+const MaxContext = 20
+
+// wholeWordRequest turns a whole-word string search into the regex that
+// finds it: the literal, with no word character (Unicode letters and
+// digits, '_') just before or after it where the query's own end is one.
+func wholeWordRequest(req SearchRequest) (SearchRequest, error) {
+	if req.Mode != "" && req.Mode != SearchString {
+		return req, fmt.Errorf("%w: 'whole_word' applies to mode \"string\" only; in a regex write \\b yourself", domain.ErrInvalidArgument)
+	}
+	if req.Query == "" || strings.Contains(req.Query, "\n") {
+		return req, nil // newMatcher says what is wrong with it
+	}
+	const notWord = `[^\p{L}\p{N}_]`
+	expr := regexp.QuoteMeta(req.Query)
+	if r, _ := utf8.DecodeRuneInString(req.Query); isWordRune(r) {
+		expr = `(?:^|` + notWord + `)` + expr
+	}
+	if r, _ := utf8.DecodeLastRuneInString(req.Query); isWordRune(r) {
+		expr += `(?:$|` + notWord + `)`
+	}
+	req.Mode, req.Query = SearchRegex, expr
+	return req, nil
+}
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
 // SearchDocuments finds the lines of the docs in scope that hold the query,
 // seed 001's search at line level. Each line is matched on its own (a
 // regex's ^ and $ are the line's bounds, and no match spans lines), and
 // frontmatter lines are never searched. The answer gives, per matching doc
-// in path order, its id, path and tags, then each hit line as
+// in path order, its id, path and size, then its hit lines under the
+// sections holding them, in the shape writeDocHits draws:
 //
-//	L18 § refresh-tokens/rotation: ### Rotation
+//	auth (backend/auth.md) ~353 tokens
+//	§ refresh-tokens/rotation L18–38 ~210 tokens
+//	L21: Every refresh returns a NEW refresh token
 //
-// with the full id of the innermost section holding it, ready for a
-// get_documents selector. An empty query, an invalid regex or an unknown
-// mode is a domain.ErrInvalidArgument that says what is wrong; no hit at
-// all is a plain answer saying so.
+// ready for a get_documents selector. An empty query, an invalid regex,
+// an unknown mode or a context out of range is a domain.ErrInvalidArgument
+// that says what is wrong; no hit at all is a plain answer saying so.
 func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (string, error) {
 	if req.Mode == SearchRanked {
 		if err := checkQuery(req.Query); err != nil {
@@ -64,12 +102,22 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 		}
 		return l.searchRanked(ctx, req)
 	}
+	asked := req
+	if req.WholeWord {
+		var err error
+		if req, err = wholeWordRequest(req); err != nil {
+			return "", err
+		}
+	}
 	m, err := newMatcher(req)
 	if err != nil {
 		return "", err
 	}
 	if req.MaxResults < 0 {
 		return "", fmt.Errorf("%w: 'max_results' must be 0 (no limit) or more, got %d", domain.ErrInvalidArgument, req.MaxResults)
+	}
+	if req.Context < 0 || req.Context > MaxContext {
+		return "", fmt.Errorf("%w: 'context' must be 0 to %d lines, got %d (for more, fetch the section with get_documents)", domain.ErrInvalidArgument, MaxContext, req.Context)
 	}
 	cat, err := l.Catalog(ctx)
 	if err != nil {
@@ -149,19 +197,24 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 
 	var b strings.Builder
 	how := m.describe()
+	if asked.WholeWord {
+		how = strings.Replace(how, SearchRegex, SearchString+", whole word", 1)
+	}
+	query := quoteQuery(asked.Query)
 	switch {
 	case total == 0 && len(docs) == 0:
-		fmt.Fprintf(&b, "No hits for %s: no document is in scope (%s).\n", quoteQuery(req.Query), scopeWords(req.Scope))
+		fmt.Fprintf(&b, "No hits for %s: no document is in scope (%s).\n", query, scopeWords(req.Scope))
 	case total == 0:
-		fmt.Fprintf(&b, "No hits for %s in %d %s (%s).\n", quoteQuery(req.Query), len(docs), domain.Plural(len(docs), "doc", "docs"), how)
+		fmt.Fprintf(&b, "No hits for %s in %d %s (%s).\n", query, len(docs), domain.Plural(len(docs), "doc", "docs"), how)
 	default:
 		fmt.Fprintf(&b, "%d %s in %d of %d %s for %s (%s)\n", total, domain.Plural(total, "hit", "hits"),
-			hitDocs, len(docs), domain.Plural(len(docs), "doc", "docs"), quoteQuery(req.Query), how)
+			hitDocs, len(docs), domain.Plural(len(docs), "doc", "docs"), query, how)
 	}
 
 	// Render the first MaxResults hits, in path order, scanning those docs
 	// again for their lines (cheap: only as many docs as the budget reaches).
 	budget := req.MaxResults
+	style := hitStyle{context: req.Context, tagFilter: req.Tags}
 	shown, shownDocs := 0, 0
 	var hits []hit
 	for i, d := range docs {
@@ -178,15 +231,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 		hits = hits[:0]
 		m.scan(ctx, parsed[i], views[i], limit, &hits)
 		b.WriteString("\n")
-		b.WriteString(d.ID)
-		fmt.Fprintf(&b, " (%s)", d.Path)
-		if len(d.Tags) > 0 {
-			fmt.Fprintf(&b, " · tags: %s", strings.Join(d.Tags, ", "))
-		}
-		b.WriteString("\n")
-		for _, h := range hits {
-			writeHit(&b, parsed[i], views[i], h)
-		}
+		writeDocHits(&b, docHits{doc: d, p: parsed[i], v: views[i], hits: hits}, style)
 		shown += len(hits)
 		shownDocs++
 		if len(hits) < counts[i] {
@@ -244,37 +289,34 @@ type hit struct {
 	start, end int
 }
 
-// writeHit renders one hit line: L<n> § <section id>: <the line>.
-func writeHit(b *strings.Builder, p *parsedDoc, v *searchView, h hit) {
-	fmt.Fprintf(b, "L%d", h.line)
-	if sec := innermostSection(p.structure.Sections, h.line); sec != "" {
-		b.WriteString(" § ")
-		b.WriteString(sec)
-	}
-	b.WriteString(": ")
-	b.WriteString(trimAround(v.line(p.content, h.line), h.start, h.end))
-	b.WriteString("\n")
-}
-
 // innermostSection returns the full id of the deepest section holding line,
 // "" when none does (blank lines after frontmatter, before any heading).
-// Sections come in document order, a parent before its children, so the
-// innermost is found from the last section starting at or before the line,
-// climbing parents until one reaches down to it.
 func innermostSection(secs []domain.Section, line int) string {
+	if i := innermostSectionIndex(secs, line); i >= 0 {
+		return secs[i].ID
+	}
+	return ""
+}
+
+// innermostSectionIndex returns the index of the deepest section holding
+// line, -1 when none does. Sections come in document order, a parent
+// before its children, so the innermost is found from the last section
+// starting at or before the line, climbing parents until one reaches down
+// to it.
+func innermostSectionIndex(secs []domain.Section, line int) int {
 	i := sort.Search(len(secs), func(i int) bool { return secs[i].Start > line }) - 1
 	for i >= 0 {
 		if secs[i].End >= line && secs[i].Start <= line {
-			return secs[i].ID
+			return i
 		}
 		if secs[i].Parent < 0 || secs[i].Parent >= i {
 			// A top-level section that ends before the line: an earlier
 			// one cannot reach further.
-			return ""
+			return -1
 		}
 		i = secs[i].Parent
 	}
-	return ""
+	return -1
 }
 
 // trimAround shortens a long line to about maxHitRunes runes around the

@@ -153,33 +153,34 @@ func TestSearchDocumentsProperties(t *testing.T) {
 		}{
 			{"summary line and section ids", SearchRequest{Query: "token", Scope: Scope{Depth: -1}}, []string{
 				`12 hits in 4 of 7 docs for "token" (string, case-insensitive)`,
-				authID + " (backend/auth.md) · tags: handbook, backend, security",
-				"L8 § _intro: Gateway token validation",
-				"L21 § refresh-tokens/rotation: Every refresh returns a NEW refresh token",
-				"L15 § refresh-tokens: ## Refresh tokens",
-				"L33 § refresh-tokens/reuse-detection: A revoked Token presented again",
-				"L3 § why-tokens: ## Why tokens?",
-			}, []string{"summary:", "L3 § _intro"}},
+				authID + " (backend/auth.md) ~",
+				"§ _intro L6–9 ~25 tokens\nL8: Gateway token validation",
+				"§ refresh-tokens/rotation L19–30 ~263 tokens\nL21: Every refresh returns a NEW refresh token",
+				"§ refresh-tokens L15–33 ~302 tokens\nL15: ## Refresh tokens",
+				"§ refresh-tokens/reuse-detection L31–33 ~20 tokens\nL33: A revoked Token presented again",
+				"§ why-tokens L3–6 ~12 tokens\nL3: ## Why tokens?",
+				"L25 [sql code]: UPDATE refresh_tokens",
+			}, []string{"summary:", "tags:", "§ _intro L3"}},
 			{"case-sensitive", SearchRequest{Query: "Token", CaseSensitive: true, Scope: Scope{Depth: -1}}, []string{
-				"L33 § refresh-tokens/reuse-detection: A revoked Token", "(string, case-sensitive)",
+				"§ refresh-tokens/reuse-detection L31–33 ~20 tokens\nL33: A revoked Token", "(string, case-sensitive)",
 			}, []string{"L8 "}},
 			{"max_results cut", SearchRequest{Query: "token", MaxResults: 3, Scope: Scope{Depth: -1}}, []string{
-				"L15 § refresh-tokens", "… 9 more hits in 4 docs not shown (max_results=3)",
+				"§ refresh-tokens L15–33 ~302 tokens\nL15: ", "… 9 more hits in 4 docs not shown (max_results=3)",
 			}, nil},
 			{"frontmatter never searched", SearchRequest{Query: "tags:", Scope: Scope{Depth: -1}}, []string{`No hits for "tags:" in 7 docs (string, case-insensitive).`}, nil},
 			{"index.md at depth 0", SearchRequest{Query: "gateway", Scope: Scope{Root: "backend", Depth: 0}}, []string{
-				"1 hit in 1 of 1 doc", "L7 § _intro: Everything behind the gateway",
+				"1 hit in 1 of 1 doc", "§ _intro L5–7 ", "L7: Everything behind the gateway",
 			}, []string{"auth.md"}},
 			{"tags ANY", SearchRequest{Query: "the", Scope: Scope{Tags: []string{"onboarding", "storage"}, Depth: -1}}, []string{
-				"(guides/getting-started.md)", "(backend/storage/caching.md)",
+				"(guides/getting-started.md) ~", " tokens · tags: onboarding\n", "(backend/storage/caching.md) ~", " tokens · tags: storage\n",
 			}, []string{"(backend/auth.md)"}},
 			{"preamble and CRLF", SearchRequest{Query: "first", Scope: Scope{Root: "guides", Depth: -1}}, []string{
-				"L4 § _preamble: Read this first.\n", "L14 § first-change: ## First change",
+				"§ _preamble L4–5 ~5 tokens\nL4: Read this first.\n", "§ first-change L14–16 ~14 tokens\nL14: ## First change",
 			}, []string{"\r"}},
-			{"unicode folding", SearchRequest{Query: "école", Scope: Scope{Depth: -1}}, []string{"L12 § setup: Run make setup. The ÉCOLE mirror"}, nil},
+			{"unicode folding", SearchRequest{Query: "école", Scope: Scope{Depth: -1}}, []string{"§ setup L10–13 ~18 tokens\nL12: Run make setup. The ÉCOLE mirror"}, nil},
 			{"kelvin sign folds to k", SearchRequest{Query: "KELVIN", Scope: Scope{Depth: -1}}, []string{"Temperatures are stored in \u212Aelvin"}, nil},
 			{"long line cut", SearchRequest{Query: "rotation key", Scope: Scope{Depth: -1}}, []string{"…", "the ROTATION key is fetched"}, nil},
-			{"regex across lines", SearchRequest{Query: `refresh\s+token`, Mode: SearchRegex, Scope: Scope{Depth: -1}}, []string{"L8 ", "L13 ", "L21 "}, []string{"L28 ", "L29 "}},
+			{"regex across lines", SearchRequest{Query: `refresh\s+token`, Mode: SearchRegex, Scope: Scope{Depth: -1}}, []string{"L8: ", "L13: ", "L21: "}, []string{"L28", "L29"}},
 		}
 		for _, tc := range tests {
 			t.Run(conv+"/"+tc.name, func(t *testing.T) {
@@ -261,7 +262,7 @@ func TestSearchSeesEdits(t *testing.T) {
 	lib := openSearchLibrary(t, "frontmatter", dir)
 	ctx := context.Background()
 	req := SearchRequest{Query: "WORDS", Scope: Scope{Depth: -1}}
-	if got, _ := lib.SearchDocuments(ctx, req); !strings.Contains(got, "L3 § _intro: old words") {
+	if got, _ := lib.SearchDocuments(ctx, req); !strings.Contains(got, "§ _intro L1–3 ~4 tokens\nL3: old words") {
 		t.Fatalf("before the edit: got\n%s", got)
 	}
 	write("# A\n\nnew words\n\nmore words\n", time.Now().Add(-time.Minute))
@@ -269,7 +270,7 @@ func TestSearchSeesEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "L3 § _intro: new words") || !strings.Contains(got, "L5 § _intro: more words") || strings.Contains(got, "old") {
+	if !strings.Contains(got, "L3: new words") || !strings.Contains(got, "L5: more words") || strings.Contains(got, "old") {
 		t.Errorf("after the edit: got\n%s\nwant the new lines only", got)
 	}
 }
@@ -639,7 +640,7 @@ func TestSearchNotesUnreadableDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `1 hit in 1 of 1 doc for "needle" (string, case-insensitive)` + "\n\n" +
-		"here (here.md)\nL3 § _intro: A needle.\n\nNotes:\n- missing: documents[0] (id 'gone'): file 'gone.md' not found"
+		"here (here.md) ~1 tokens\n§ _intro L1–3 ~5 tokens\nL3: A needle.\n\nNotes:\n- missing: documents[0] (id 'gone'): file 'gone.md' not found"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
