@@ -71,7 +71,7 @@ func TestSearchStopsAtItsTimeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"1 hit in 1 of 2 docs", "L3 § _intro: find the needle!",
+	for _, want := range []string{"1 hit in 1 of 2 docs", "§ _intro L1–3 ~6 tokens\nL3: find the needle!",
 		"the search stopped at its time limit (1s): the hits above are from the 1 of 2 docs searched whole; not searched (they may hold hits): z.md.",
 		"Narrow root, tags or depth"} {
 		if !strings.Contains(got, want) {
