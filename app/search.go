@@ -59,6 +59,9 @@ type SearchRequest struct {
 // all is a plain answer saying so.
 func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (string, error) {
 	if req.Mode == SearchRanked {
+		if err := checkQuery(req.Query); err != nil {
+			return "", err
+		}
 		return l.searchRanked(ctx, req)
 	}
 	m, err := newMatcher(req)
@@ -78,8 +81,15 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	}
 	skip := l.indexSkips(ctx, docs, m.candidateQuery(req.Query))
 
+	// The count stops at the call's time limit, and the answer says what
+	// it searched; or when the client cancels or the session ends (parent).
+	parent := ctx
+	ctx, cancel := context.WithTimeoutCause(parent, l.searchTimeout(), errSearchTimeLimit)
+	defer cancel()
+
 	// Count every doc's hit lines in parallel; keep only the counts, so a
 	// query matching most lines of a big library costs no memory per hit.
+	done := make([]bool, len(docs)) // searched whole, or noted as unreadable
 	parsed := make([]*parsedDoc, len(docs))
 	views := make([]*searchView, len(docs))
 	counts := make([]int, len(docs))
@@ -97,22 +107,30 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 					return
 				}
 				if skip != nil && skip[i] {
+					done[i] = true
 					continue // the index proves it holds no hit
 				}
 				p, err := l.open(ctx, docs[i])
 				if err != nil {
-					errs[i] = err
+					if ctx.Err() == nil {
+						errs[i], done[i] = err, true
+					}
 					continue
 				}
 				parsed[i], views[i] = p, vs.get(p, docs[i].Path)
-				counts[i] = m.scan(p, views[i], -1, nil)
+				if n := m.scan(ctx, p, views[i], -1, nil); ctx.Err() == nil {
+					counts[i], done[i] = n, true
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return "", err
 	}
+	timedOut := context.Cause(ctx) == errSearchTimeLimit
+	// Showing the hits reads again only the docs shown, up to max_results.
+	ctx = parent
 
 	notes := append([]string(nil), cat.Notes...)
 	total, hitDocs := 0, 0
@@ -124,6 +142,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 			total += counts[i]
 			hitDocs++
 		}
+	}
+	if timedOut {
+		notes = append(notes, timeLimitNote(l.searchTimeout(), docs, done))
 	}
 
 	var b strings.Builder
@@ -155,7 +176,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 			limit = min(limit, budget-shown)
 		}
 		hits = hits[:0]
-		m.scan(parsed[i], views[i], limit, &hits)
+		m.scan(ctx, parsed[i], views[i], limit, &hits)
 		b.WriteString("\n")
 		b.WriteString(d.ID)
 		fmt.Fprintf(&b, " (%s)", d.Path)
@@ -187,10 +208,10 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 func scopeWords(s Scope) string {
 	var parts []string
 	if root, err := domain.CleanFolder(s.Root); err == nil && root != "" {
-		parts = append(parts, "root "+root+"/")
+		parts = append(parts, "root "+domain.QuoteInput(root+"/", 0))
 	}
 	if len(s.Tags) > 0 {
-		parts = append(parts, "tags: "+strings.Join(s.Tags, ", "))
+		parts = append(parts, "tags: "+domain.QuoteInput(strings.Join(s.Tags, ", "), 0))
 	}
 	if s.Depth >= 0 {
 		parts = append(parts, "depth "+strconv.Itoa(s.Depth))
@@ -204,6 +225,10 @@ func scopeWords(s Scope) string {
 // quoteQuery shows the query in double quotes, escaped only when it holds
 // a quote or a control character, so a regex reads as written.
 func quoteQuery(q string) string {
+	if len(q) > domain.MaxQuoted {
+		// At most a prefix: a 50 MB query is not quoted back whole.
+		return domain.QuoteInput(q, '"')
+	}
 	for _, r := range q {
 		if r == '"' || r < ' ' || r == 0x7f {
 			return strconv.Quote(q)

@@ -371,7 +371,13 @@ func TestMatcherAgainstReference(t *testing.T) {
 	for _, s := range []string{`^token$`, `\Atoken`, `token\z`, `\s+`, `(?s)a.*b`, `refresh\s+token`, `^$`, `a*`, `\btok\w*`,
 		`(?i)KELVIN`, `k`, `[kK]elvin`, `x\ny`, `(foo|token)s?`, `$`, `^`, `\w+_id\b`, `T(oken)+`, `(?-m)^ab$`, `é+`, `caf.`, `o\r$`, `x{3,}token`,
 		`token|stop`, `caf|kelvin`, `ab|ba`, `é|x`, `(?-i:Token)|here`, `re(fresh|token)`,
-		`\d+`, `[0-9]{2}`, `[-;]`, `x|[0-9]`, `[é0-9]`, `\s\S`, `[^a-z ]`, `\n`, `x|\n`, `[\n\r]`} {
+		`\d+`, `[0-9]{2}`, `[-;]`, `x|[0-9]`, `[é0-9]`, `\s\S`, `[^a-z ]`, `\n`, `x|\n`, `[\n\r]`,
+		// More than maxLiterals alternatives: the multi-literal matcher,
+		// exact (plain words) or as a prefilter (a word with a non-ASCII
+		// letter under folding, a word boundary around them).
+		`token|stop|kelvin|here|fox|lazy|id|ab|x|short`, `token|stop|kelvin|here|crème|fox|lazy|id|ab|x`,
+		`(?-i:Token)|here|stop|[kK]elvin|fox|lazy|ab|x|é|short`, `\b(token|stop|kelvin|here|fox|lazy|id|ab|x|short)\b`,
+		`x\ny|token|stop|kelvin|here|fox|lazy|id|ab|short`, `(re|ab)(fresh|c)|token|sto?p|[kK]elvin|x|y|z|w|v|u`} {
 		queries = append(queries, q{s, SearchRegex, false}, q{s, SearchRegex, true})
 	}
 	defer func(w int) { regexWindow = w }(regexWindow)
@@ -386,14 +392,14 @@ func TestMatcherAgainstReference(t *testing.T) {
 				}
 				var hits []hit
 				v := newSearchView(p.content)
-				n := m.scan(p, v, -1, &hits)
+				n := m.scan(context.Background(), p, v, -1, &hits)
 				var got []int
 				for _, h := range hits {
 					got = append(got, h.line)
 					line := v.line(p.content, h.line)
 					if h.start < 0 || h.end > len(line) || h.start > h.end {
 						t.Errorf("%q in %q: hit %+v outside its line %q", qq.query, d.content, h, line)
-					} else if !m.lineRe.Match(line[h.start:]) {
+					} else if !referenceRegex(qq.query, qq.mode, qq.cs).Match(line[h.start:]) {
 						t.Errorf("%q in %q: hit %+v does not start a match in %q", qq.query, d.content, h, line)
 					}
 				}
@@ -403,13 +409,24 @@ func TestMatcherAgainstReference(t *testing.T) {
 				}
 				if len(want) > 1 {
 					var first []hit
-					if k := m.scan(p, newSearchView(p.content), 1, &first); k != 1 || first[0].line != want[0] {
+					if k := m.scan(context.Background(), p, newSearchView(p.content), 1, &first); k != 1 || first[0].line != want[0] {
 						t.Errorf("%q in %q with limit 1: got %d hits %+v, want line %d", qq.query, d.content, k, first, want[0])
 					}
 				}
 			}
 		}
 	}
+}
+
+// referenceRegex is the query as a regex, for checking where hits start.
+func referenceRegex(query, mode string, caseSensitive bool) *regexp.Regexp {
+	if mode == SearchString {
+		query = regexp.QuoteMeta(query)
+	}
+	if !caseSensitive {
+		query = "(?i)" + query
+	}
+	return regexp.MustCompile(query)
 }
 
 // referenceLines is the slow, obvious search: split the lines, and test
@@ -522,6 +539,9 @@ func TestMatcherRandomized(t *testing.T) {
 		{`a\s+b`, SearchRegex}, {`\Ab`, SearchRegex}, {`[ks]{2}`, SearchRegex}, {`^$`, SearchRegex}, {`é|É`, SearchRegex},
 		{`ab|ba`, SearchRegex}, {`k|s`, SearchRegex}, {`a b|-`, SearchRegex}, {`(?-i:A)|b`, SearchRegex},
 		{`[ab]`, SearchRegex}, {`\s`, SearchRegex}, {`[-\r]`, SearchRegex}, {`[é-]`, SearchRegex}, {`-|[ab]{2}`, SearchRegex},
+		{`a|b|k|s|ab|ba|-|a b|bb|aa`, SearchRegex}, {`(?-i:A)|B|k|s|ab|ba|-|ks|sk|kk`, SearchRegex},
+		{`[ab]k|s[ks]|a|-|bb|b a|kk|ss|ab|ba`, SearchRegex}, {`é|a|b|k|s|ab|ba|-|aa|bb`, SearchRegex},
+		{`\ba|b|k|s|ab|ba|-|aa|bb|ss`, SearchRegex}, {`ſ|K|ab|ba|-|aa|bb|b a|a b|bab`, SearchRegex},
 	}
 	defer func(w int) { regexWindow = w }(regexWindow)
 	for iter := 0; iter < 300; iter++ {
@@ -544,7 +564,7 @@ func TestMatcherRandomized(t *testing.T) {
 					t.Fatal(err)
 				}
 				var hits []hit
-				m.scan(p, newSearchView(p.content), -1, &hits)
+				m.scan(context.Background(), p, newSearchView(p.content), -1, &hits)
 				var got []int
 				for _, h := range hits {
 					got = append(got, h.line)

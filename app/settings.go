@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/librarian/librarian/domain"
 )
@@ -24,8 +25,10 @@ type Settings struct {
 	MaxImageBytes   int64
 	MaxDocBytes     int64
 	MaxAnswerTokens int
-	Tools           []string // tool sets: "library", "librarian-ts", "engine"
-	ToolsDefaulted  bool     // Tools were not given: Validate chose them
+	// SearchTimeout bounds the scan of one search_documents call.
+	SearchTimeout  time.Duration
+	Tools          []string // tool sets: "library", "librarian-ts", "engine"
+	ToolsDefaulted bool     // Tools were not given: Validate chose them
 
 	// Index is LIBRARY_INDEX: "on" (a SQLite file per library in
 	// IndexDir) or "off" (an in-memory index, no file); "" means "on".
@@ -52,6 +55,8 @@ type Settings struct {
 	// its flag ("--max-doc-bytes") or env var ("LIBRARY_MAX_DOC_BYTES").
 	// A setting left at its default has no entry.
 	From map[string]string
+
+	HTTP HTTPSettings // serve --http (settings_http.go)
 }
 
 // A SettingSpec is one setting, declared once: the flags and environment
@@ -82,8 +87,9 @@ var (
 const DefaultEngineURL = "http://127.0.0.1:8000"
 
 // SettingSpecs are every setting of seeds 000, 001 and 004, in the order
-// help lists them. A new setting is one entry here (and its field above).
-var SettingSpecs = []SettingSpec{
+// help lists them. A new setting is one entry here (and its field above);
+// the HTTP server's are in settings_http.go.
+var SettingSpecs = append([]SettingSpec{
 	{Key: "root", Flags: []string{"root", "docs-root"}, Env: []string{"LIBRARY_ROOT", "LIBRARIAN_DOCS_ROOT"}, Value: "DIR", Default: "./library",
 		Help: "library root",
 		Apply: func(s *Settings, v, from string) error {
@@ -130,6 +136,16 @@ var SettingSpecs = []SettingSpec{
 				return fmt.Errorf("want a non-negative integer, got %q", v)
 			}
 			s.MaxAnswerTokens = n
+			return nil
+		}},
+	{Key: "search-timeout", Flags: []string{"search-timeout"}, Env: []string{"LIBRARY_SEARCH_TIMEOUT"}, Value: "DURATION", Default: "10s",
+		Help: "a search scans for at most this long, then answers with what it searched",
+		Apply: func(s *Settings, v, _ string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || d <= 0 {
+				return fmt.Errorf("want a positive duration such as 10s or 1m, got %q", v)
+			}
+			s.SearchTimeout = d
 			return nil
 		}},
 	{Key: "tools", Flags: []string{"tools"}, Env: []string{"LIBRARIAN_TOOLS"}, Value: "LIST", Default: "library",
@@ -182,7 +198,7 @@ var SettingSpecs = []SettingSpec{
 	{Key: "CLAUDE_CODE_SESSION_ID", Env: []string{"CLAUDE_CODE_SESSION_ID"},
 		Help:  "session id sent to the engine",
 		Apply: func(s *Settings, v, _ string) error { s.Session = v; return nil }},
-}
+}, httpSettingSpecs...)
 
 // A FlagValue is one settings flag as written on the command line, without
 // its dashes.
@@ -198,6 +214,7 @@ func DefaultSettings() Settings {
 		MaxImageBytes:   5 << 20,
 		MaxDocBytes:     DefaultMaxDocBytes,
 		MaxAnswerTokens: 20000,
+		SearchTimeout:   DefaultSearchTimeout,
 		Index:           "on",
 	}
 }

@@ -21,8 +21,10 @@ type flagDoc struct {
 }
 
 var commands = []command{
-	{name: "serve", usage: "librarian [serve] [SETTINGS FLAGS]", summary: "serve MCP on stdio (the default; for .mcp.json)",
-		about: "Reads JSON-RPC on stdin and answers on stdout; logs go to stderr."},
+	{name: "serve", usage: "librarian [serve] [--http [ADDR]] [SETTINGS FLAGS]", summary: "serve MCP on stdio (the default; for .mcp.json), or over streamable HTTP with --http",
+		about: "Reads JSON-RPC on stdin and answers on stdout; logs go to stderr.\n" +
+			"With --http ADDR (LIBRARIAN_HTTP) it serves MCP at http://ADDR/mcp for a team instead, behind\n" +
+			"LIBRARIAN_TOKEN; a bare --http listens on 127.0.0.1:8000."},
 	{name: "ls", usage: "librarian ls [FOLDER] [flags]", summary: "print the library tree and outlines (list_documents)",
 		about: "FOLDER is a folder inside the library, relative to its root (default: the whole library).\n" +
 			"Example: librarian ls backend/storage --line-bounds",

@@ -47,6 +47,7 @@ func Module(s app.Settings, logger *slog.Logger) fx.Option {
 		library,
 		EngineModule(s),
 		MCPModule(),
+		HTTPModule(),
 	)
 }
 
@@ -139,7 +140,8 @@ func SectionIndexModule(s app.Settings) fx.Option {
 
 func newLibrary(s app.Settings, logger *slog.Logger, src docindex.Source, p markdown.Parser, img imagestore.Store, ix sectionindex.Index) *app.Library {
 	l := app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens,
-		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands})
+		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands,
+		SearchTimeout: s.SearchTimeout})
 	l.UseIndex(ix, logger)
 	return l
 }
@@ -178,9 +180,15 @@ type serverDeps struct {
 	Logger   *slog.Logger
 	Library  *app.Library `optional:"true"`
 	Engine   *app.Engine
+	Port     retrieval.Engine
 }
 
-func newMCPServer(d serverDeps) *mcp.Server {
+// newMCPServer is the stdio server: one session, the process's engine state.
+func newMCPServer(d serverDeps) *mcp.Server { return buildServer(d, d.Engine) }
+
+// buildServer registers the configured tool sets, the engine tools over
+// engine (whose session id and discuss threads are the session's state).
+func buildServer(d serverDeps, engine *app.Engine) *mcp.Server {
 	s := d.Settings
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger,
 		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"))})
@@ -191,7 +199,7 @@ func newMCPServer(d serverDeps) *mcp.Server {
 		mcpserver.AddTSTools(srv, d.Library, d.Logger)
 	}
 	if d.Settings.HasTools("engine") {
-		mcpserver.AddEngineTools(srv, d.Engine)
+		mcpserver.AddEngineTools(srv, engine)
 	}
 	return srv
 }
