@@ -153,11 +153,7 @@ func quote(ent sectionindex.Entry, s domain.RankedSection) passage {
 	if p.DocID == "" {
 		p.DocID = s.Path
 	}
-	bytes := 0
-	for n := s.Start; n <= s.End && n <= len(lines); n++ {
-		bytes += len(lines[n-1]) + 1
-	}
-	p.Tokens = domain.EstimateTokens(int64(bytes))
+	p.Tokens = sectionTokens(ent.Content, s.Start, s.End)
 	for _, sec := range ent.Structure.Sections {
 		if sec.ID == s.SectionID {
 			p.Heading = sec.Heading
@@ -206,6 +202,24 @@ func quote(ent sectionindex.Entry, s domain.RankedSection) passage {
 		p.Quote = append(p.Quote, quotedLine{N: n, Text: text})
 	}
 	return p
+}
+
+// sectionTokens estimates the tokens of lines start..end of content (bytes
+// / 4, as the library's tools count).
+func sectionTokens(content []byte, start, end int) int {
+	line, bytes := 1, 0
+	for _, c := range content {
+		if line > end {
+			break
+		}
+		if line >= start {
+			bytes++
+		}
+		if c == '\n' {
+			line++
+		}
+	}
+	return domain.EstimateTokens(int64(bytes))
 }
 
 // toldFor returns up to n told records matching text, best first.

@@ -73,14 +73,20 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 	// A doc with several matching sections is about the task more than one
 	// whose title alone matches: docs go by their sections' scores together.
 	sort.SliceStable(docs, func(i, j int) bool { return docs[i].score > docs[j].score })
-	var shownPaths []string
+	// The docs that may be shown, read once: their sections' sizes, and the
+	// words they hold.
+	content := map[string][]byte{}
+	var known strings.Builder
 	for i, d := range docs {
 		if i == briefDocs {
 			break
 		}
-		shownPaths = append(shownPaths, d.doc.Path)
+		if ent, err := e.ix.Entry(ctx, d.doc.Path); err == nil {
+			content[d.doc.Path] = ent.Content
+			known.WriteString(strings.ToLower(ent.Doc.Title + "\n" + string(ent.Content)))
+		}
 	}
-	missing, err := e.missingTerms(ctx, task, shownPaths)
+	missing, err := e.missingTerms(ctx, task, known.String())
 	if err != nil {
 		return domain.EngineAnswer{}, err
 	}
@@ -123,7 +129,11 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 			if j == briefDocSections {
 				break
 			}
-			parts = append(parts, fmt.Sprintf("§ %s L%d–%d", s.SectionID, s.Start, s.End))
+			part := fmt.Sprintf("§ %s L%d–%d", s.SectionID, s.Start, s.End)
+			if c, ok := content[s.Path]; ok {
+				part += fmt.Sprintf(" ~%d tokens", sectionTokens(c, s.Start, s.End))
+			}
+			parts = append(parts, part)
 		}
 		b.WriteString("   " + strings.Join(parts, " · ") + "\n")
 	}
@@ -163,19 +173,11 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 }
 
 // missingTerms are the task's words that no section of the library
-// matches (each searched alone, stemmed as the index stems). A word found
-// in the text of one of the docs already shown is there: only the others
-// are searched for, and those are rare by then, so their searches are short.
-func (e *Engine) missingTerms(ctx context.Context, task string, shown []string) ([]string, error) {
-	var text strings.Builder
-	for _, p := range shown {
-		ent, err := e.ix.Entry(ctx, p)
-		if err != nil {
-			continue
-		}
-		text.WriteString(strings.ToLower(ent.Doc.Title + "\n" + string(ent.Content)))
-	}
-	known := text.String()
+// matches (each searched alone, stemmed as the index stems). A word that
+// starts a word of known (the text of the docs already shown, lower case)
+// is there: only the others are searched for, and those are rare by then,
+// so their searches are short.
+func (e *Engine) missingTerms(ctx context.Context, task, known string) ([]string, error) {
 	var missing []string
 	for _, t := range queryTerms(task, briefTermChecks) {
 		if startsAWord(known, stem(t)) {

@@ -197,7 +197,7 @@ func TestBrief(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"1. auth (backend/auth.md) ~353 tokens: Authentication", "§ login-flow L", "Read first: get_documents [{\"doc\": \"auth\", \"sections\": [\"login-flow\"]}", "Nothing in the library on: rate, limiting"} {
+	for _, want := range []string{"1. auth (backend/auth.md) ~353 tokens: Authentication", "§ login-flow L5–13 ~77 tokens", "Read first: get_documents [{\"doc\": \"auth\", \"sections\": [\"login-flow\"]}", "Nothing in the library on: rate, limiting"} {
 		if !strings.Contains(b.Text, want) {
 			t.Errorf("brief lacks %q:\n%s", want, b.Text)
 		}
