@@ -21,6 +21,7 @@ type indexState struct {
 	log *slog.Logger
 
 	refreshMu sync.Mutex // one refresh at a time
+	loadMu    sync.Mutex // one read of the stored stamps
 
 	mu      sync.Mutex
 	stamps  map[string]domain.Stamp // what the index holds, by path; nil until loaded
@@ -179,23 +180,11 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	return st, nil
 }
 
-// loadStamps reads the stamps the index holds, once per process.
+// loadStamps reads the stamps the index holds, once per process, and
+// returns a copy.
 func (s *indexState) loadStamps(ctx context.Context) (map[string]domain.Stamp, error) {
-	s.mu.Lock()
-	loaded := s.stamps != nil
-	s.mu.Unlock()
-	if !loaded {
-		cat, err := s.ix.Catalog(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("reading the section index: %w", err)
-		}
-		m := make(map[string]domain.Stamp, len(cat.Docs))
-		for _, d := range cat.Docs {
-			m[d.Path] = d.Stamp
-		}
-		s.mu.Lock()
-		s.stamps = m
-		s.mu.Unlock()
+	if err := s.ensureStamps(ctx); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -204,6 +193,30 @@ func (s *indexState) loadStamps(ctx context.Context) (map[string]domain.Stamp, e
 		out[p] = st
 	}
 	return out, nil
+}
+
+// ensureStamps reads the stamps the index holds unless they are loaded.
+func (s *indexState) ensureStamps(ctx context.Context) error {
+	s.loadMu.Lock()
+	defer s.loadMu.Unlock()
+	s.mu.Lock()
+	loaded := s.stamps != nil
+	s.mu.Unlock()
+	if loaded {
+		return nil
+	}
+	cat, err := s.ix.Catalog(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the section index: %w", err)
+	}
+	m := make(map[string]domain.Stamp, len(cat.Docs))
+	for _, d := range cat.Docs {
+		m[d.Path] = d.Stamp
+	}
+	s.mu.Lock()
+	s.stamps = m
+	s.mu.Unlock()
+	return nil
 }
 
 // indexedStamp is the stamp of what the index holds for path.
@@ -264,8 +277,18 @@ func (l *Library) KeepIndexed(ctx context.Context) {
 	if l.idx == nil {
 		return
 	}
+	warmed := false
 	for {
 		st, err := l.Refresh(ctx, nil)
+		if err == nil && !warmed {
+			// After a restart the parses are in the index, not in memory:
+			// load them now, behind the calls, rather than in the first call
+			// that needs every doc (a common-word search).
+			warmed = true
+			if cat, err := l.Catalog(ctx); err == nil {
+				l.openAll(ctx, cat.Docs)
+			}
+		}
 		switch {
 		case ctx.Err() != nil:
 			return

@@ -165,3 +165,54 @@ func TestIndexSettings(t *testing.T) {
 		t.Errorf("a bad LIBRARY_INDEX: %v", err)
 	}
 }
+
+// TestKeepIndexedBuildsThenWarmsThenFollowsEdits: the background refresher
+// builds the index, then a restarted library's refresher loads the parses
+// from it, and a search noticing a changed doc gets it refreshed.
+func TestKeepIndexedBuildsThenWarmsThenFollowsEdits(t *testing.T) {
+	root := copyTree(t, searchLibRoot)
+	file := filepath.Join(t.TempDir(), "index.sqlite")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l, _ := indexedLibrary(t, "frontmatter", root, file)
+	go l.KeepIndexed(ctx)
+	if err := l.WaitBuilt(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	l2, src2 := indexedLibrary(t, "frontmatter", root, file)
+	go l2.KeepIndexed(ctx)
+	if err := l2.WaitBuilt(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		l2.mu.Lock()
+		n := len(l2.cache)
+		l2.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the restarted library's refresher did not load the parses from the index")
+		}
+	}
+	if n := src2.reads.Load(); n != 0 {
+		t.Errorf("warming read %d files; the index holds them", n)
+	}
+	victim := filepath.Join(root, "guides", "faq.md")
+	body, _ := os.ReadFile(victim)
+	os.WriteFile(victim, append(body, []byte("\nquokka appears here.\n")...), 0o644)
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(victim, old, old)
+	got, err := l2.SearchDocuments(ctx, SearchRequest{Query: "quokka", Scope: Scope{Depth: -1}})
+	if err != nil || !strings.Contains(got, "quokka appears here") {
+		t.Fatalf("search right after the edit: %v\n%s", err, got)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if e, err := l2.Index().Entry(ctx, "guides/faq.md"); err == nil && strings.Contains(string(e.Content), "quokka") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the edit noticed by a search was not re-indexed in the background")
+		}
+	}
+}

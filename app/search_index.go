@@ -22,11 +22,9 @@ func (l *Library) indexSkips(ctx context.Context, docs []domain.Document, q doma
 	if l.idx == nil || len(q.AnyOf) == 0 || len(docs) == 0 {
 		return nil
 	}
-	l.idx.mu.Lock()
-	loaded := l.idx.stamps != nil
-	l.idx.mu.Unlock()
-	if !loaded {
-		return nil // the first refresh has not read the index yet
+	if err := l.idx.ensureStamps(ctx); err != nil {
+		l.idx.log.Warn("section index unreadable; scanning every doc", "err", err.Error())
+		return nil
 	}
 	held := make([]bool, len(docs))
 	stale := false

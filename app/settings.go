@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/librarian/librarian/domain"
 )
@@ -24,8 +25,10 @@ type Settings struct {
 	MaxImageBytes   int64
 	MaxDocBytes     int64
 	MaxAnswerTokens int
-	Tools           []string // tool sets: "library", "librarian-ts", "engine"
-	ToolsDefaulted  bool     // Tools were not given: Validate chose them
+	// SearchTimeout bounds the scan of one search_documents call.
+	SearchTimeout  time.Duration
+	Tools          []string // tool sets: "library", "librarian-ts", "engine"
+	ToolsDefaulted bool     // Tools were not given: Validate chose them
 
 	// Index is LIBRARY_INDEX: "on" (a SQLite file per library in
 	// IndexDir) or "off" (an in-memory index, no file); "" means "on".
@@ -135,6 +138,16 @@ var SettingSpecs = append([]SettingSpec{
 			s.MaxAnswerTokens = n
 			return nil
 		}},
+	{Key: "search-timeout", Flags: []string{"search-timeout"}, Env: []string{"LIBRARY_SEARCH_TIMEOUT"}, Value: "DURATION", Default: "10s",
+		Help: "a search scans for at most this long, then answers with what it searched",
+		Apply: func(s *Settings, v, _ string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || d <= 0 {
+				return fmt.Errorf("want a positive duration such as 10s or 1m, got %q", v)
+			}
+			s.SearchTimeout = d
+			return nil
+		}},
 	{Key: "tools", Flags: []string{"tools"}, Env: []string{"LIBRARIAN_TOOLS"}, Value: "LIST", Default: "library",
 		Help: "tool sets, comma-separated: library, librarian-ts, engine",
 		Apply: func(s *Settings, v, _ string) error {
@@ -201,6 +214,7 @@ func DefaultSettings() Settings {
 		MaxImageBytes:   5 << 20,
 		MaxDocBytes:     DefaultMaxDocBytes,
 		MaxAnswerTokens: 20000,
+		SearchTimeout:   DefaultSearchTimeout,
 		Index:           "on",
 	}
 }

@@ -91,6 +91,9 @@ func ContainsFold(s, lit string) bool {
 	if lit == "" {
 		return true
 	}
+	if asciiFoldable(s, lit) {
+		return containsFoldASCII(s, lit)
+	}
 	want := make([]rune, 0, len(lit))
 	for _, r := range lit {
 		want = append(want, FoldRune(r))
@@ -114,4 +117,76 @@ func ContainsFold(s, lit string) bool {
 		i += n
 	}
 	return false
+}
+
+// asciiFoldable reports whether lit is ASCII and no rune of s outside
+// ASCII can fold to one of lit's: only the Kelvin sign (k) and the long s
+// (s) do. Then a match is ASCII bytes of lit's length, compared ignoring
+// ASCII case.
+func asciiFoldable(s, lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		if lit[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	if strings.ContainsAny(lit, "kKsS") && (strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f")) {
+		return false
+	}
+	return true
+}
+
+// containsFoldASCII finds lit's first byte in either case, then compares.
+func containsFoldASCII(s, lit string) bool {
+	lower, upper := lit[0], lit[0]
+	if 'a' <= lower && lower <= 'z' {
+		upper = lower - ('a' - 'A')
+	} else if 'A' <= lower && lower <= 'Z' {
+		lower = upper + ('a' - 'A')
+	}
+	// Next occurrences of each case of the first byte, each looked up
+	// again only once passed, so the scan stays linear.
+	nextLower, nextUpper := -2, -2
+	next := func(c byte, at, from int) int {
+		if at >= from || at == -1 {
+			return at
+		}
+		if k := strings.IndexByte(s[from:], c); k >= 0 {
+			return from + k
+		}
+		return -1
+	}
+	for i := 0; i+len(lit) <= len(s); {
+		nextLower = next(lower, nextLower, i)
+		j := nextLower
+		if upper != lower {
+			nextUpper = next(upper, nextUpper, i)
+			if nextUpper >= 0 && (j < 0 || nextUpper < j) {
+				j = nextUpper
+			}
+		}
+		if j < 0 || j+len(lit) > len(s) {
+			return false
+		}
+		if equalFoldASCII(s[j:j+len(lit)], lit) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+func equalFoldASCII(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }

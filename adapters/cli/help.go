@@ -26,7 +26,8 @@ var commands = []command{
 			"With --http ADDR (LIBRARIAN_HTTP) it serves MCP at http://ADDR/mcp for a team instead, behind\n" +
 			"LIBRARIAN_TOKEN; a bare --http listens on 127.0.0.1:8000."},
 	{name: "ls", usage: "librarian ls [FOLDER] [flags]", summary: "print the library tree and outlines (list_documents)",
-		about: "FOLDER is a folder inside the library, relative to its root (default: the whole library).\n" +
+		about: "FOLDER is a folder inside the library, relative to its root (default: the whole library),\n" +
+			"or a doc id or path: that doc's outline with line ranges and each section's tokens.\n" +
 			"Example: librarian ls backend/storage --line-bounds",
 		flags: []flagDoc{
 			{"folder", "FOLDER", "the folder to list, relative to the library root (the same as the FOLDER operand)", "librarian ls --folder backend"},
@@ -64,6 +65,8 @@ var commands = []command{
 			{"regex", "", "QUERY is a Go RE2 regular expression (no lookbehind, no backreferences)", `librarian search --regex '^## (Login|Logout)'`},
 			{"ranked", "", "QUERY is a question in words: print the sections that best answer it, best first (section index)", `librarian search --ranked 'how do I rotate refresh tokens'`},
 			{"case-sensitive", "", "match case exactly (default: Unicode case folding)", "librarian search TTL --case-sensitive"},
+			{"whole-word", "", "match whole words only: no letter, digit or _ right before or after (not with --regex)", "librarian search port --whole-word"},
+			{"context", "N", "show N lines before and after each hit (0-20), merged as grep -C does", "librarian search token --context 2"},
 			{"tags", "a,b", "search only docs carrying ANY of these tags (comma-separated, repeatable)", "librarian search token --tags security"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian search token backend --depth 1"},
 			{"max-results", "N", "hit lines shown at most; 0 = no limit (default 50); with --ranked, sections (default 5)", "librarian search the --max-results 10"},

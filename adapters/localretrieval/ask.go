@@ -28,6 +28,7 @@ type quotedLine struct {
 
 // How much an answer quotes.
 const (
+	followUpTerms     = 3 // a discuss message with fewer content words is a follow-up
 	askPassages       = 3
 	maxQuoteLines     = 8
 	maxQuotedLineLen  = 300
@@ -36,8 +37,9 @@ const (
 
 // Ask implements retrieval.Answerer: the few sections that answer best,
 // trimmed to their best lines, and what agents told that matches. With a
-// history (librarian_discuss), the last questions asked carry the topic:
-// the search reads the message together with them.
+// history (librarian_discuss), the last questions asked carry the topic of
+// a follow-up (a message of fewer than followUpTerms content words, or one
+// that finds nothing alone): the search reads it together with them.
 func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswer, error) {
 	query := strings.TrimSpace(q.Query)
 	if err := checkText("query", q.Query, MaxQueryBytes, "ask a question"); err != nil {
@@ -56,16 +58,27 @@ func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswe
 		return domain.EngineAnswer{}, err
 	}
 	excludes, _ := domain.ParseExcludes(g.Exclude)
-	kind, text, topic := "ask", query, topicOf(q.History)
+	kind, text, topic := "ask", query, ""
 	if len(q.History) > 0 {
 		kind = "discuss"
-		if topic != "" {
-			text = query + " " + topic
+		// A follow-up ("and what is the TTL?") names too little to stand
+		// alone: the earlier questions carry its topic. A message that says
+		// what it is about is read alone, so a change of subject is followed.
+		if earlier := topicOf(q.History); earlier != "" && len(queryTerms(query, followUpTerms)) < followUpTerms {
+			topic, text = earlier, query+" "+earlier
 		}
 	}
 	ps, excluded, err := e.passages(ctx, text, askPassages, excludes)
 	if err != nil {
 		return domain.EngineAnswer{}, err
+	}
+	if len(ps) == 0 && topic == "" && len(q.History) > 0 {
+		if earlier := topicOf(q.History); earlier != "" { // nothing alone: try with the thread's topic
+			topic, text = earlier, query+" "+earlier
+			if ps, excluded, err = e.passages(ctx, text, askPassages, excludes); err != nil {
+				return domain.EngineAnswer{}, err
+			}
+		}
 	}
 	told, err := e.toldFor(ctx, text, 3)
 	if err != nil {

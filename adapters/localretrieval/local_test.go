@@ -145,9 +145,17 @@ func TestDiscussCarriesTheTopic(t *testing.T) {
 	if !strings.Contains(a.Text, "caching (backend/storage/caching.md)") || !strings.Contains(a.Text, "earlier question") {
 		t.Errorf("a follow-up did not stay on the earlier topic:\n%s", a.Text)
 	}
+	// A message that names its subject changes it.
+	b, err := eng.Ask(ctx, domain.AskQuery{Query: "how are refresh tokens rotated?", History: history, Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.Text, "From the library") || !strings.Contains(b.Text, "[1] auth (backend/auth.md) § refresh-tokens/rotation") {
+		t.Errorf("a new subject was read with the old one:\n%s", b.Text)
+	}
 	rows, _ := eng.Interactions(ctx, "sess-1", 10)
-	if len(rows) != 1 || rows[0].Kind != "discuss" {
-		t.Errorf("log rows %+v, want one discuss row", rows)
+	if len(rows) != 2 || rows[0].Kind != "discuss" {
+		t.Errorf("log rows %+v, want two discuss rows", rows)
 	}
 }
 

@@ -35,8 +35,9 @@ var _ sectionindex.Index = (*Index)(nil)
 // Index is a section index in one SQLite database.
 type Index struct {
 	db    *sql.DB
-	where string // the file, or "memory"
-	file  string // "" in memory
+	where string    // the file, or "memory"
+	file  string    // "" in memory
+	entry *sql.Stmt // Entry's query, prepared once: a restart reads every doc through it
 }
 
 // Options tune OpenFile; the zero value is what servers use.
@@ -154,6 +155,10 @@ func OpenFile(ctx context.Context, file string, o Options) (*Index, error) {
 		db.Close()
 		return nil, fmt.Errorf("section index %s: %w", file, err)
 	}
+	if err := ix.prepare(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("section index %s: %w", file, err)
+	}
 	return ix, nil
 }
 
@@ -176,11 +181,23 @@ func OpenMemory() (*Index, error) {
 		db.Close()
 		return nil, fmt.Errorf("in-memory section index: %w", err)
 	}
+	if err := ix.prepare(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("in-memory section index: %w", err)
+	}
 	return ix, nil
 }
 
+func (ix *Index) prepare(ctx context.Context) (err error) {
+	ix.entry, err = ix.db.PrepareContext(ctx, `SELECT doc, content, structure, names, links FROM docs WHERE path = ?`)
+	return err
+}
+
 // Close closes the database.
-func (ix *Index) Close() error { return ix.db.Close() }
+func (ix *Index) Close() error {
+	ix.entry.Close()
+	return ix.db.Close()
+}
 
 // File is the database file, "" for an in-memory index.
 func (ix *Index) File() string { return ix.file }

@@ -13,7 +13,7 @@ const applicationID = 0x4C494252
 // schemaVersion is kept in the file's user_version. An older version is
 // dropped and rebuilt (the library is the source of truth); a newer one
 // (a newer Librarian) is bypassed, never touched.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.
@@ -43,6 +43,8 @@ var schema = []string{
 	// the trigram tokenizer's own folding and Go's (?i) agree. Contentless:
 	// the text is in docs already.
 	`CREATE VIRTUAL TABLE grams USING fts5(text, tokenize='trigram case_sensitive 0', content='', contentless_delete=1, detail=none)`,
+	// How many docs hold each trigram: Candidates plans with it.
+	`CREATE VIRTUAL TABLE grams_vocab USING fts5vocab(grams, 'row')`,
 	// Ranked: one row per section (rowid = sections.id). The body is kept
 	// so highlight() can tell which lines matched.
 	`CREATE VIRTUAL TABLE ranked USING fts5(title, heading, body, code, tokenize='porter unicode61')`,
@@ -87,7 +89,7 @@ func (ix *Index) migrate(ctx context.Context) error {
 	case ours && current:
 		return tx.Commit()
 	case ours:
-		for _, t := range []string{"meta", "docs", "sections", "grams", "ranked", "names", "links"} {
+		for _, t := range []string{"meta", "docs", "sections", "grams_vocab", "grams", "ranked", "names", "links"} {
 			if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+t); err != nil {
 				return err
 			}

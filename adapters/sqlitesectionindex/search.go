@@ -2,7 +2,9 @@ package sqlitesectionindex
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -21,11 +23,25 @@ func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]str
 		return nil, true, nil
 	}
 	var phrases []string
+	var docs, estimate int
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&docs); err != nil {
+		return nil, false, fmt.Errorf("section index candidates: %w", err)
+	}
 	for _, lit := range q.AnyOf {
 		if utf8.RuneCountInString(lit) < gram {
 			return nil, true, nil
 		}
-		phrases = append(phrases, gramsOf(domain.Fold([]byte(lit))))
+		expr, df, err := ix.gramsOf(ctx, domain.Fold([]byte(lit)))
+		if err != nil {
+			return nil, false, err
+		}
+		phrases = append(phrases, expr)
+		estimate += df
+	}
+	// Planning: when the literals' rarest grams are in most docs, the
+	// lookup costs more than it saves (every doc is scanned anyway).
+	if estimate*2 > docs {
+		return nil, true, nil
 	}
 	query := `SELECT path FROM docs WHERE id IN (SELECT rowid FROM grams WHERE grams MATCH ?)`
 	args := []any{strings.Join(phrases, " OR ")}
@@ -60,9 +76,11 @@ func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]str
 const maxGrams = 12
 
 // gramsOf is the FTS5 expression of a folded literal: all (up to maxGrams)
-// of its trigrams, ANDed. The table keeps no positions (detail=none, a
-// third of the size), so adjacency is the verifier's job: a superset.
-func gramsOf(lit string) string {
+// of its trigrams, ANDed, and the number of docs holding its rarest one
+// (an upper bound of its candidates). The table keeps no positions
+// (detail=none, a third of the size), so adjacency is the verifier's job:
+// a superset.
+func (ix *Index) gramsOf(ctx context.Context, lit string) (string, int, error) {
 	rs := []rune(lit)
 	n := len(rs) - gram + 1
 	step := 1
@@ -71,17 +89,30 @@ func gramsOf(lit string) string {
 	}
 	var gs []string
 	seen := map[string]bool{}
+	rarest := -1
 	for i := 0; i < n; i += step {
 		g := string(rs[i : i+gram])
 		if i+step >= n {
 			g = string(rs[n-1:]) // always include the last gram
 		}
-		if !seen[g] {
-			seen[g] = true
-			gs = append(gs, `"`+strings.ReplaceAll(g, `"`, `""`)+`"`)
+		if seen[g] {
+			continue
+		}
+		seen[g] = true
+		gs = append(gs, `"`+strings.ReplaceAll(g, `"`, `""`)+`"`)
+		// The vocabulary holds the tokenizer's own (lower-case) form.
+		var df int
+		err := ix.db.QueryRowContext(ctx, `SELECT doc FROM grams_vocab WHERE term = ?`, strings.ToLower(g)).Scan(&df)
+		if errors.Is(err, sql.ErrNoRows) {
+			df = 0
+		} else if err != nil {
+			return "", 0, fmt.Errorf("section index candidates: %w", err)
+		}
+		if rarest < 0 || df < rarest {
+			rarest = df
 		}
 	}
-	return "(" + strings.Join(gs, " AND ") + ")"
+	return "(" + strings.Join(gs, " AND ") + ")", rarest, nil
 }
 
 func jsonList(ss []string) string {

@@ -140,7 +140,8 @@ func SectionIndexModule(s app.Settings) fx.Option {
 
 func newLibrary(s app.Settings, logger *slog.Logger, src docindex.Source, p markdown.Parser, img imagestore.Store, ix sectionindex.Index) *app.Library {
 	l := app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens,
-		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands})
+		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands,
+		SearchTimeout: s.SearchTimeout})
 	l.UseIndex(ix, logger)
 	return l
 }
