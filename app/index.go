@@ -279,9 +279,7 @@ func (l *Library) KeepIndexed(ctx context.Context) {
 			// load them now, behind the calls, rather than in the first call
 			// that needs every doc (a common-word search).
 			warmed = true
-			if cat, err := l.Catalog(ctx); err == nil {
-				l.openAll(ctx, cat.Docs)
-			}
+			l.warmFromIndex(ctx)
 		}
 		switch {
 		case ctx.Err() != nil:
@@ -336,4 +334,33 @@ func (l *Library) fromIndex(ctx context.Context, path string, stamp domain.Stamp
 		return nil
 	}
 	return &parsedDoc{stamp: stamp, content: e.Content, structure: e.Structure, readAt: time.Now()}
+}
+
+// warmFromIndex loads, in one pass over the index, the parse of every doc
+// whose stored stamp is the catalog's, into the parse cache.
+func (l *Library) warmFromIndex(ctx context.Context) {
+	cat, err := l.Catalog(ctx)
+	if err != nil {
+		return
+	}
+	current := make(map[string]domain.Stamp, len(cat.Docs))
+	for _, d := range cat.Docs {
+		current[d.Path] = d.Stamp
+	}
+	now := time.Now()
+	err = l.idx.ix.Entries(ctx, func(e sectionindex.Entry) error {
+		stamp, ok := current[e.Doc.Path]
+		if !ok || stamp == (domain.Stamp{}) || !stamp.Equal(e.Doc.Stamp) {
+			return nil // changed since, or stamped only on open: opened as usual
+		}
+		l.mu.Lock()
+		if l.cache[e.Doc.Path] == nil {
+			l.cache[e.Doc.Path] = &parsedDoc{stamp: stamp, content: e.Content, structure: e.Structure, readAt: now}
+		}
+		l.mu.Unlock()
+		return ctx.Err()
+	})
+	if err != nil && ctx.Err() == nil {
+		l.idx.log.Warn("section index: loading the parses failed; docs are opened one by one", "err", err.Error())
+	}
 }
