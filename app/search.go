@@ -77,7 +77,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 		return "", err
 	}
 	skip := l.indexSkips(ctx, docs, m.candidateQuery(req.Query))
-	l.warmIfCold(ctx, docs)
+	if skip == nil {
+		l.warmIfCold(ctx, docs) // every doc is scanned: load them in one pass
+	}
 
 	// Count every doc's hit lines in parallel; keep only the counts, so a
 	// query matching most lines of a big library costs no memory per hit.
