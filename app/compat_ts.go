@@ -116,6 +116,9 @@ func (l *Library) TSListDocuments(ctx context.Context, req TSListRequest) (strin
 // TSSearchDocuments answers searchDocuments: the docs of a folder whose body
 // matches the query.
 func (l *Library) TSSearchDocuments(ctx context.Context, req TSSearchRequest) (string, error) {
+	if err := checkQuery(req.Query); err != nil {
+		return "", err
+	}
 	pattern, err := tsPattern(req.Query, req.Mode, req.CaseSensitive)
 	if err != nil {
 		return "", err
@@ -142,11 +145,26 @@ func (l *Library) TSSearchDocuments(ctx context.Context, req TSSearchRequest) (s
 		return "", err
 	}
 	match := tsMatcher(pattern, req.Query, req.Mode, req.CaseSensitive)
+	// The match is bounded like search_documents' scan: a time limit, and
+	// the client's cancel or the session's end, checked between docs and
+	// inside a long one.
+	limited, cancel := context.WithTimeoutCause(ctx, l.searchTimeout(), errSearchTimeLimit)
+	defer cancel()
 	hits := opened[:0]
-	for _, d := range opened {
-		if match(d.body) {
+	for i, d := range opened {
+		if limited.Err() != nil {
+			break
+		}
+		if match(limited, d.body) {
 			hits = append(hits, d)
 		}
+		if limited.Err() != nil && ctx.Err() == nil {
+			return "", fmt.Errorf("%w: searchDocuments stopped at its time limit (%s) after %d of %d documents: narrow query, directory, tags or depth",
+				context.DeadlineExceeded, l.searchTimeout(), i, len(opened))
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
 	}
 	if !req.IncludeContents {
 		return l.tsRenderList(hits, "Narrow query, directory, tags or depth."), nil
@@ -486,8 +504,9 @@ func tsBody(p *parsedDoc) string {
 // tsMatcher is how a body is tested: a literal query (string mode, or a
 // regex RE2 rejects) with strings.Contains or, ignoring case,
 // domain.ContainsFold (the same Unicode simple folding as (?i), with no
-// regexp); a regex with pattern.
-func tsMatcher(pattern *regexp.Regexp, query, mode string, caseSensitive bool) func(string) bool {
+// regexp); a regex with pattern, stopping (no match) when ctx is done
+// during a long body.
+func tsMatcher(pattern *regexp.Regexp, query, mode string, caseSensitive bool) func(context.Context, string) bool {
 	flags := "(?i)"
 	if caseSensitive {
 		flags = ""
@@ -498,9 +517,9 @@ func tsMatcher(pattern *regexp.Regexp, query, mode string, caseSensitive bool) f
 	case !literal:
 		return newTSRegexMatcher(pattern).match
 	case caseSensitive:
-		return func(body string) bool { return strings.Contains(body, query) }
+		return func(_ context.Context, body string) bool { return strings.Contains(body, query) }
 	default:
-		return func(body string) bool { return domain.ContainsFold(body, query) }
+		return func(_ context.Context, body string) bool { return domain.ContainsFold(body, query) }
 	}
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"regexp/syntax"
 )
@@ -43,9 +44,9 @@ func newTSRegexMatcher(re *regexp.Regexp) *tsRegexMatcher {
 }
 
 // match reports whether body holds a match, as re.MatchString(body).
-func (m *tsRegexMatcher) match(body string) bool {
+func (m *tsRegexMatcher) match(ctx context.Context, body string) bool {
 	if m.lits == nil || m.maxLen < 0 {
-		return m.re.MatchString(body)
+		return m.whole(ctx, body)
 	}
 	raw := []byte(body)
 	lowered, special := []byte(nil), false
@@ -57,7 +58,7 @@ func (m *tsRegexMatcher) match(body string) bool {
 				lowered, special = lowerCopy(raw)
 			}
 			if l.ks && special {
-				return m.re.MatchString(body) // U+212A or U+017F: the lowered copy misses them
+				return m.whole(ctx, body) // U+212A or U+017F: the lowered copy misses them
 			}
 			hay = lowered
 		}
@@ -68,7 +69,7 @@ func (m *tsRegexMatcher) match(body string) bool {
 			}
 			starts = append(starts, from+i)
 			if len(starts) > tsMaxWindows {
-				return m.re.MatchString(body)
+				return m.whole(ctx, body)
 			}
 			from += i + 1
 		}
@@ -93,7 +94,7 @@ func (m *tsRegexMatcher) match(body string) bool {
 		}
 	}
 	if inconclusive {
-		return m.re.MatchString(body)
+		return m.whole(ctx, body)
 	}
 	return false
 }
@@ -148,4 +149,13 @@ func maxMatchBytes(re *syntax.Regexp) int {
 		return most
 	}
 	return -1
+}
+
+// whole matches the regex over the whole body; a long body is read through
+// a reader that stops when ctx ends (a long body can take RE2 minutes).
+func (m *tsRegexMatcher) whole(ctx context.Context, body string) bool {
+	if len(body) >= longInput {
+		return findIndex(ctx, m.re, []byte(body)) != nil
+	}
+	return m.re.MatchString(body)
 }

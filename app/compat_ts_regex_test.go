@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -29,7 +30,7 @@ func TestTSRegexWindowsAreTheWholeMatch(t *testing.T) {
 				b.WriteString(words[r.IntN(len(words))])
 			}
 			body := b.String()
-			if got, want := m.match(body), re.MatchString(body); got != want {
+			if got, want := m.match(context.Background(), body), re.MatchString(body); got != want {
 				t.Fatalf("%s on %q: windows say %v, the whole body %v", p, body, got, want)
 			}
 		}

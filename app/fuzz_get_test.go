@@ -181,7 +181,8 @@ var (
 	returnedRE  = regexp.MustCompile(`^\[L(\d+)(?:–(\d+))? already returned above \(select\[\d+\](?:, select\[\d+\])*\)\]$`)
 	imageLineRE = regexp.MustCompile(`^\[image (?:omitted: |unknown: |unavailable: )?([^\s:\]]+)[ :\]]`)
 	leftOutRE   = regexp.MustCompile(`^Left out \(over max_tokens=(\d+); ~(\d+) tokens returned\): \d+ chunks?, ~\d+ tokens\. `)
-	restRE      = regexp.MustCompile(`^- \{"doc": "([^"]+)", "lines": \[(\d+),(\d+)\][^}]*\} \(~\d+ tokens\): continues select\[\d+\] \(.+\), cut after L(\d+) to fit max_tokens$`)
+	restRE      = regexp.MustCompile(`^- \{"doc": "([^"]+)", "lines": \[(\d+),(\d+)\][^}]*\} \(~\d+ tokens\): continues select\[\d+\] \(.+\), cut (after|inside) L(\d+) to fit max_tokens$`)
+	lineCutRE   = regexp.MustCompile(`^\[L(\d+) cut after (\d+) of its (\d+) bytes: the line alone is over max_tokens=\d+; `)
 )
 
 // fuzzChunk is the chunk being read: its doc's lines, the next file line
@@ -268,8 +269,9 @@ func (w *fuzzWorld) explain(ans app.Answer) error {
 			if m := restRE.FindStringSubmatch(l); m != nil {
 				rests++
 				from, _ := strconv.Atoi(m[2])
-				cutAfter, _ := strconv.Atoi(m[4])
-				if want := m[1] + " " + m[4]; !leftOut || rests > 1 || headers[len(headers)-1] != want || from <= cutAfter {
+				cutAt, _ := strconv.Atoi(m[5])
+				// The rest starts after the cut line, or at it when cut inside.
+				if want := m[1] + " " + m[5]; !leftOut || rests > 1 || headers[len(headers)-1] != want || m[4] == "after" && from <= cutAt || m[4] == "inside" && from != cutAt {
 					return fmt.Errorf("%q: the cut chunk is not the last one returned (%q), or is not cut there", l, headers[len(headers)-1])
 				}
 				continue
@@ -379,6 +381,19 @@ func (w *fuzzWorld) explain(ans app.Answer) error {
 				}
 			}
 			c.cursor = to + 1
+		case lineCutRE.MatchString(next) && c.cursor <= c.to && !used[c.path][c.cursor]:
+			// The start of a line cut inside, then the marker saying so.
+			m := lineCutRE.FindStringSubmatch(next)
+			at, _ := strconv.Atoi(m[1])
+			kept, _ := strconv.Atoi(m[2])
+			total, _ := strconv.Atoi(m[3])
+			line := c.lines[c.cursor-1]
+			if at != c.cursor || at != c.to || kept != len(l) || total != len(line) || !strings.HasPrefix(line, l) {
+				return fmt.Errorf("%q after %q: not the start of L%d of %s, the chunk's last line", next, l, c.cursor, c.path)
+			}
+			used[c.path][c.cursor] = true
+			c.cursor++
+			i++
 		case fileLine():
 			used[c.path][c.cursor] = true
 			c.cursor++

@@ -222,7 +222,7 @@ func (g *getCall) renderChunks(ctx context.Context) error {
 				c.State = domain.LeftOut
 				continue
 			}
-			if to < c.To {
+			if to < c.To || c.Clip > 0 {
 				c.CutTo = to
 			}
 			r = part
@@ -263,7 +263,11 @@ func (g *getCall) cutToFit(ctx context.Context, ci int, c *domain.Chunk, r *rend
 		r.tokens = domain.EstimateTokens(int64(full))
 		return r, c.To, nil
 	}
-	part, err := g.renderChunk(ctx, ci, c.CutAt(cut.To))
+	cc := c.CutAt(cut.To)
+	if cut.Kind == domain.CutInLine {
+		c.Clip, cc.Clip = cut.Keep, cut.Keep
+	}
+	part, err := g.renderChunk(ctx, ci, cc)
 	if err != nil {
 		return nil, 0, err
 	}

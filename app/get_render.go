@@ -132,6 +132,10 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 				g.mark(r, k-1, w.n, true)
 				continue
 			}
+			if g.clipped(w, c, k) {
+				k++
+				continue
+			}
 			w.lineBytes(dt.Line(k))
 			if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
 				return err
@@ -145,6 +149,9 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 		w.line(l)
 	}
 	for k := a; k <= b; k++ {
+		if g.clipped(w, c, k) {
+			continue
+		}
 		w.lineBytes(dt.Line(k))
 		if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
 			return err
@@ -155,4 +162,18 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 		w.line(l)
 	}
 	return nil
+}
+
+// clipped writes line k cut inside, when k is the line a chunk cut inside
+// (Chunk.Clip): its first Clip bytes, then a marker saying where it was cut
+// and what budget the whole line needs. The images of its stubs are not
+// sent: the line is not all there. It reports whether it wrote the line.
+func (g *getCall) clipped(w *partWriter, c *domain.Chunk, k int) bool {
+	if c.Clip <= 0 || k != c.To {
+		return false
+	}
+	line := c.Doc.Line(k)
+	w.lineBytes(line[:c.Clip])
+	w.line(domain.LineCut(k, c.Clip, len(line), g.budget.Max, domain.LinesTokens(c.Doc, k, k)))
+	return true
 }

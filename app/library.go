@@ -33,6 +33,9 @@ type LibraryConfig struct {
 	// Commands names the operations in hints ("librarian ls shows every
 	// doc"); the zero value means the MCP tools.
 	Commands domain.Commands
+	// SearchTimeout: a search_documents call that scans longer answers
+	// with what it searched; 0 means DefaultSearchTimeout.
+	SearchTimeout time.Duration
 }
 
 // DefaultMaxDocBytes is the largest document file read: 16 MiB, far above

@@ -2,9 +2,9 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
@@ -26,12 +26,17 @@ type ListRequest struct {
 // ListDocuments renders seed 000's tree: a line per folder with its doc
 // count and token sum (its whole subtree), each doc with id, file name,
 // tokens, summary and tags, then its section outline with full ids.
+// A root that names a doc (id or path) instead of a folder answers that
+// doc's line and its outline with line bounds and section sizes
+// (listDocument).
 //
 // The answer is bounded like get_documents': past the budget (MaxTokens,
-// else LibraryConfig.MaxAnswerTokens; 0 = none) the listing stops at a whole
-// doc and ends with a note naming the folders left out, so a huge library
-// is browsed folder by folder instead of in one answer no client accepts.
-// Only the docs shown are read and parsed.
+// else LibraryConfig.MaxAnswerTokens; 0 = none) the listing stops and ends
+// with a note naming the highest folders left out. The budget is spent
+// breadth first (domain.ListTree.Priority), so a first look at a huge
+// library shows every folder under the root, with its counts, before the
+// docs of any subfolder; the answer is still printed as a tree. Only the
+// docs shown are read and parsed.
 func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, error) {
 	budget := l.cfg.MaxAnswerTokens
 	if req.MaxTokens != nil {
@@ -44,146 +49,185 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	if err != nil {
 		return "", err
 	}
-	docs, root, err := domain.ScopeDocs(cat, req.Scope)
+	all, root, err := domain.ScopeDocs(cat, domain.Scope{Root: req.Root, Tags: req.Tags, Depth: -1})
+	if errors.Is(err, domain.ErrNotFound) {
+		if d, ok := docNamed(cat, req.Root); ok {
+			return l.listDocument(ctx, d, req, budget, cat.Notes)
+		}
+	}
 	if err != nil {
 		return "", err
 	}
 	outline := req.SectionDepth == nil || *req.SectionDepth != 0
-	sizes, sizeErrs := l.sizes(ctx, docs)
+	sizes, sizeErrs := l.sizes(ctx, all)
 	notes := append([]string(nil), cat.Notes...)
 
-	type folderStat struct{ docs, tokens int }
-	stats := map[string]*folderStat{root: {}}
-	byFolder := map[string][]int{}
-	docTokens := make([]int, len(docs))
-	for i, d := range docs {
-		dir := docFolder(d.Path)
-		byFolder[dir] = append(byFolder[dir], i)
+	paths := make([]string, len(all))
+	docTokens := make([]int, len(all))
+	inDepth := make([]bool, len(all))
+	for i, d := range all {
+		paths[i] = d.Path
 		docTokens[i] = d.Tokens
 		if !d.HasTokens {
 			docTokens[i] = domain.EstimateTokens(sizes[i])
 		}
-		// Every folder from the doc's own up to the root counts it: a
-		// folder line sums its whole subtree.
-		for f := dir; ; f = parentFolder(f) {
-			st := stats[f]
-			if st == nil {
-				st = &folderStat{}
-				stats[f] = st
-			}
-			st.docs++
-			st.tokens += docTokens[i]
-			if f == root {
+		inDepth[i] = req.Depth < 0 || domain.DepthBelow(d.Path, root) <= req.Depth || d.Path == path.Join(root, "index.md")
+	}
+	tree := domain.BuildListTree(root, paths, docTokens, inDepth, req.Depth)
+
+	// Spend the budget in priority order, keeping each item's text.
+	lineText := make([]string, len(tree.Folders))
+	lineShown := make([]bool, len(tree.Folders))
+	ownShown := make([]int, len(tree.Folders))
+	docText := map[int]string{}
+	used, shownDocs, docsInDepth := 0, 0, 0
+	for _, f := range tree.Folders {
+		docsInDepth += len(f.Own)
+	}
+	// A cut listing ends with its Left out block: keep room for it (up to
+	// 30 folders), so the whole answer stays within the budget.
+	reserve := min(budget*4/10, listCutBytes)
+	fits := func(more int) bool { return budget == 0 || (used+more+reserve+3)/4 <= budget }
+	items := tree.Priority()
+	cut := false
+	var block strings.Builder
+	for k := 0; k < len(items) && !cut; k++ {
+		it := items[k]
+		if it.Doc < 0 {
+			block.Reset()
+			writeFolderLine(&block, tree.Folders[it.Folder], cat)
+			if k > 0 && !fits(block.Len()) {
+				cut = true
 				break
 			}
+			lineText[it.Folder], lineShown[it.Folder] = block.String(), true
+			used += block.Len()
+			continue
 		}
+		// A run of doc items: read and parse them together (in parallel),
+		// a batch at a time, so a cut stops the reading too.
+		end := k
+		for end < len(items) && end-k < listBatch && items[end].Doc >= 0 {
+			end++
+		}
+		batch := items[k:end]
+		var parsed []*parsedDoc
+		var errs []error
+		if outline {
+			batchDocs := make([]domain.Document, len(batch))
+			for n, it := range batch {
+				batchDocs[n] = all[it.Doc]
+			}
+			parsed, errs = l.openAll(ctx, batchDocs)
+		}
+		for n, it := range batch {
+			d := all[it.Doc]
+			block.Reset()
+			writeDocLine(&block, d, path.Base(d.Path), docTokens[it.Doc])
+			docErr := sizeErrs[it.Doc]
+			if outline && docErr == nil {
+				docErr = errs[n]
+			}
+			room := 0
+			if budget > 0 {
+				room = budget*4 - used - block.Len()
+			}
+			switch {
+			case docErr != nil:
+				block.WriteString("(not readable: see Notes)\n")
+			case outline:
+				st := outlineStyle{lineBounds: req.LineBounds, maxDepth: req.SectionDepth}
+				if shownDocs == 0 && budget > 0 {
+					// The first doc shown may be cut inside its outline, so
+					// a doc with a huge outline still shows its start.
+					st.room, st.mark = max(room, 1), true
+				}
+				writeOutline(&block, parsed[n].structure, st)
+			}
+			if !fits(block.Len()) && shownDocs > 0 {
+				cut = true
+				break
+			}
+			if docErr != nil {
+				notes = append(notes, openNote(d, docErr))
+			} else if outline && parsed[n].structure.Simplified != "" {
+				notes = append(notes, simplifiedNote(d, parsed[n].structure.Simplified))
+			}
+			docText[it.Doc] = block.String()
+			used += block.Len()
+			ownShown[it.Folder]++
+			shownDocs++
+		}
+		k = end - 1
 	}
-	folders := make([]string, 0, len(stats))
-	for f := range stats {
-		folders = append(folders, f)
-	}
-	sort.Slice(folders, func(i, j int) bool { return folderLess(folders[i], folders[j]) })
 
 	var b strings.Builder
-	var block strings.Builder
-	shownDocs := 0
-	cutAt := -1 // index in folders of the first folder not wholly shown
-	fits := func(more int) bool { return budget == 0 || (b.Len()+more+3)/4 <= budget }
-	for fi, f := range folders {
-		block.Reset()
-		st := stats[f]
-		name := f + "/"
-		if f == "" {
-			name = "./"
+	for i, f := range tree.Folders {
+		if !lineShown[i] {
+			continue
 		}
-		// One form for every count, as seed 000 prints them, so the line
-		// parses the same way for 1 doc as for 2.
-		fmt.Fprintf(&block, "%s (%d docs, ~%d tokens)", name, st.docs, st.tokens)
-		if desc, ok := cat.Folders[f]; ok {
-			if text := firstNonEmpty(desc.Summary, desc.Title); text != "" {
-				fmt.Fprintf(&block, " — %s", text)
-			}
-		}
-		block.WriteString("\n")
-		if !fits(block.Len()) && shownDocs > 0 {
-			cutAt = fi
-			break
-		}
-		folderStart, shownBefore := b.Len(), shownDocs
-		b.WriteString(block.String())
-		members := byFolder[f]
-		// Read and parse a folder's docs together (in parallel), a batch
-		// at a time, so a cut stops the reading too.
-		for lo := 0; lo < len(members) && cutAt < 0; lo += listBatch {
-			batch := members[lo:min(lo+listBatch, len(members))]
-			var parsed []*parsedDoc
-			var errs []error
-			if outline {
-				batchDocs := make([]domain.Document, len(batch))
-				for k, i := range batch {
-					batchDocs[k] = docs[i]
-				}
-				parsed, errs = l.openAll(ctx, batchDocs)
-			}
-			for k, i := range batch {
-				d := docs[i]
-				block.Reset()
-				fmt.Fprintf(&block, "- %s [%s] ~%d tokens", d.ID, path.Base(d.Path), docTokens[i])
-				if d.Summary != "" {
-					fmt.Fprintf(&block, " — %s", d.Summary)
-				}
-				if len(d.Tags) > 0 {
-					fmt.Fprintf(&block, " · tags: %s", strings.Join(d.Tags, ", "))
-				}
-				block.WriteString("\n")
-				docErr := sizeErrs[i]
-				if outline && docErr == nil {
-					docErr = errs[k]
-				}
-				switch {
-				case docErr != nil:
-					block.WriteString("(not readable: see Notes)\n")
-				case outline:
-					writeOutline(&block, parsed[k].structure, req.LineBounds, req.SectionDepth)
-				}
-				if !fits(block.Len()) && shownDocs > 0 {
-					cutAt = fi
-					break
-				}
-				if docErr != nil {
-					notes = append(notes, openNote(d, docErr))
-				}
-				b.WriteString(block.String())
-				shownDocs++
-			}
-		}
-		if cutAt >= 0 {
-			if shownDocs == shownBefore && len(members) > 0 {
-				// None of the folder's own docs fit: drop its line too, it
-				// is listed among the folders left out.
-				kept := b.String()[:folderStart]
-				b.Reset()
-				b.WriteString(kept)
-			}
-			break
+		b.WriteString(lineText[i])
+		for _, d := range f.Own {
+			b.WriteString(docText[d])
 		}
 	}
-	if len(docs) == 0 {
+	if len(all) == 0 {
 		b.WriteString("(no documents match)\n")
 	}
-	if cutAt >= 0 {
-		writeListCut(&b, budget, len(docs)-shownDocs, folders[cutAt:], root)
+	if cut {
+		writeListCut(&b, budget, docsInDepth-shownDocs, tree.LeftOut(lineShown, ownShown), req.Depth)
 	}
 	domain.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil
 }
 
+// simplifiedNote says why a doc's outline comes from the plain heading scan.
+func simplifiedNote(d domain.Document, why string) string {
+	return fmt.Sprintf("simplified: %s (%s): too costly to parse in full (%s); its sections "+
+		"come from a plain heading scan (# headings outside top-level fences)", d.ID, d.Path, why)
+}
+
+// writeFolderLine writes a folder's line: `backend/ (3 docs, ~704 tokens)`
+// and its description. One form for every count, as seed 000 prints them,
+// so the line parses the same way for 1 doc as for 2.
+func writeFolderLine(b *strings.Builder, f domain.TreeFolder, cat *domain.Catalog) {
+	name := f.Path + "/"
+	if f.Path == "" {
+		name = "./"
+	}
+	fmt.Fprintf(b, "%s (%d docs, ~%d tokens)", name, f.Docs, f.Tokens)
+	if desc, ok := cat.Folders[f.Path]; ok {
+		if text := firstNonEmpty(desc.Summary, desc.Title); text != "" {
+			fmt.Fprintf(b, " — %s", text)
+		}
+	}
+	b.WriteString("\n")
+}
+
+// writeDocLine writes a doc's line: `- caching [caching.md] ~226 tokens —
+// summary · tags: a, b`.
+func writeDocLine(b *strings.Builder, d domain.Document, file string, tokens int) {
+	fmt.Fprintf(b, "- %s [%s] ~%d tokens", d.ID, file, tokens)
+	if d.Summary != "" {
+		fmt.Fprintf(b, " — %s", d.Summary)
+	}
+	if len(d.Tags) > 0 {
+		fmt.Fprintf(b, " · tags: %s", strings.Join(d.Tags, ", "))
+	}
+	b.WriteString("\n")
+}
+
+// listCutBytes is about the most a Left out block takes (its note and 30
+// folders).
+const listCutBytes = 1400
+
 // listBatch is how many docs of a folder are read and parsed together.
 const listBatch = 64
 
 // writeListCut ends a listing cut by its budget: what was left out, and
-// the folders to list next, as ready-to-send roots.
-func writeListCut(b *strings.Builder, budget, docsLeft int, left []string, root string) {
+// the folders to list next, as ready-to-send roots (the highest folders
+// not wholly shown; with the listing's depth carried down to them).
+func writeListCut(b *strings.Builder, budget, docsLeft int, left []domain.LeftFolder, depth int) {
 	fmt.Fprintf(b, "\nLeft out (over max_tokens=%d): %d %s. List a narrower root, pass section_depth=0 for doc lines only, or max_tokens=0 for no limit. Folders not (wholly) shown:\n",
 		budget, docsLeft, domain.Plural(docsLeft, "doc", "docs"))
 	const most = 30
@@ -192,10 +236,18 @@ func writeListCut(b *strings.Builder, budget, docsLeft int, left []string, root 
 			fmt.Fprintf(b, "- ... and %d more\n", len(left)-most)
 			break
 		}
-		if f == "" {
-			f = "."
+		name := f.Path
+		if name == "" {
+			name = "."
 		}
-		fmt.Fprintf(b, "- root=%q\n", f)
+		fmt.Fprintf(b, "- root=%q", name)
+		switch {
+		case f.OwnOnly:
+			b.WriteString(" depth=1 (its own docs)")
+		case depth >= 0:
+			fmt.Fprintf(b, " depth=%d", depth-f.Level)
+		}
+		b.WriteString("\n")
 	}
 }
 
@@ -215,66 +267,4 @@ func (l *Library) sizes(ctx context.Context, docs []domain.Document) ([]int64, [
 		}
 	}
 	return sizes, errs
-}
-
-// writeOutline writes a doc's section outline in seed 000's form.
-func writeOutline(b *strings.Builder, s domain.Structure, lineBounds bool, maxDepth *int) {
-	var shown []domain.Section
-	for _, sec := range s.Sections {
-		// section_depth caps heading levels, as seed 000 says: 2 keeps
-		// `#` and `##` headings (and _preamble); negative is no cap.
-		if maxDepth != nil && *maxDepth >= 0 && sec.Level > *maxDepth {
-			continue
-		}
-		shown = append(shown, sec)
-	}
-	if len(shown) == 0 {
-		fmt.Fprintf(b, "no sections, %d lines\n", s.Lines)
-		return
-	}
-	fmt.Fprintf(b, "sections, %d lines:\n", s.Lines)
-	for _, sec := range shown {
-		b.WriteString("§ ")
-		b.WriteString(sec.ID)
-		if sec.Heading != "" || sec.Level > 0 {
-			fmt.Fprintf(b, " %q", sec.Heading)
-		}
-		if lineBounds {
-			fmt.Fprintf(b, " %s", domain.LineSpan(sec.Start, sec.End))
-		}
-		b.WriteString("\n")
-	}
-}
-
-func docFolder(p string) string {
-	d := path.Dir(p)
-	if d == "." {
-		return ""
-	}
-	return d
-}
-
-func parentFolder(f string) string {
-	if f == "" {
-		return ""
-	}
-	return docFolder(f)
-}
-
-// folderLess orders folders so that each is followed by its subfolders:
-// compare path segments, not bytes ("a/b" before "a-c").
-func folderLess(a, b string) bool {
-	if a == "" {
-		return b != ""
-	}
-	if b == "" {
-		return false
-	}
-	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
-	for i := 0; i < len(as) && i < len(bs); i++ {
-		if as[i] != bs[i] {
-			return as[i] < bs[i]
-		}
-	}
-	return len(as) < len(bs)
 }

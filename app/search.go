@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/librarian/librarian/domain"
@@ -40,26 +42,72 @@ type SearchRequest struct {
 	// says how many hits it left out. In SearchRanked mode it is the number
 	// of sections (0: DefaultRankedResults).
 	MaxResults int
+	// Context is how many lines before and after each hit are shown too
+	// (0 to MaxContext), merged when they touch, as grep -C does.
+	Context int
+	// WholeWord (string mode) keeps only matches that are whole words: no
+	// letter, digit or '_' right before or after them.
+	WholeWord bool
 	// Progress, when not nil, hears how the index's first build advances
 	// while a ranked search waits for it.
 	Progress func(done, total int)
 }
 
+// MaxContext bounds SearchRequest.Context: past it a get_documents call
+// for the section is the cheaper read.
+const MaxContext = 20
+
+// wholeWordRequest turns a whole-word string search into the regex that
+// finds it: the literal, with no word character (Unicode letters and
+// digits, '_') just before or after it where the query's own end is one.
+func wholeWordRequest(req SearchRequest) (SearchRequest, error) {
+	if req.Mode != "" && req.Mode != SearchString {
+		return req, fmt.Errorf("%w: 'whole_word' applies to mode \"string\" only; in a regex write \\b yourself", domain.ErrInvalidArgument)
+	}
+	if req.Query == "" || strings.Contains(req.Query, "\n") {
+		return req, nil // newMatcher says what is wrong with it
+	}
+	const notWord = `[^\p{L}\p{N}_]`
+	expr := regexp.QuoteMeta(req.Query)
+	if r, _ := utf8.DecodeRuneInString(req.Query); isWordRune(r) {
+		expr = `(?:^|` + notWord + `)` + expr
+	}
+	if r, _ := utf8.DecodeLastRuneInString(req.Query); isWordRune(r) {
+		expr += `(?:$|` + notWord + `)`
+	}
+	req.Mode, req.Query = SearchRegex, expr
+	return req, nil
+}
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
 // SearchDocuments finds the lines of the docs in scope that hold the query,
 // seed 001's search at line level. Each line is matched on its own (a
 // regex's ^ and $ are the line's bounds, and no match spans lines), and
 // frontmatter lines are never searched. The answer gives, per matching doc
-// in path order, its id, path and tags, then each hit line as
+// in path order, its id, path and size, then its hit lines under the
+// sections holding them, in the shape writeDocHits draws:
 //
-//	L18 § refresh-tokens/rotation: ### Rotation
+//	auth (backend/auth.md) ~353 tokens
+//	§ refresh-tokens/rotation L18–38 ~210 tokens
+//	L21: Every refresh returns a NEW refresh token
 //
-// with the full id of the innermost section holding it, ready for a
-// get_documents selector. An empty query, an invalid regex or an unknown
-// mode is a domain.ErrInvalidArgument that says what is wrong; no hit at
-// all is a plain answer saying so.
+// ready for a get_documents selector. An empty query, an invalid regex,
+// an unknown mode or a context out of range is a domain.ErrInvalidArgument
+// that says what is wrong; no hit at all is a plain answer saying so.
 func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (string, error) {
 	if req.Mode == SearchRanked {
+		if err := checkQuery(req.Query); err != nil {
+			return "", err
+		}
 		return l.searchRanked(ctx, req)
+	}
+	asked := req
+	if req.WholeWord {
+		var err error
+		if req, err = wholeWordRequest(req); err != nil {
+			return "", err
+		}
 	}
 	m, err := newMatcher(req)
 	if err != nil {
@@ -67,6 +115,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	}
 	if req.MaxResults < 0 {
 		return "", fmt.Errorf("%w: 'max_results' must be 0 (no limit) or more, got %d", domain.ErrInvalidArgument, req.MaxResults)
+	}
+	if req.Context < 0 || req.Context > MaxContext {
+		return "", fmt.Errorf("%w: 'context' must be 0 to %d lines, got %d (for more, fetch the section with get_documents)", domain.ErrInvalidArgument, MaxContext, req.Context)
 	}
 	cat, err := l.Catalog(ctx)
 	if err != nil {
@@ -81,8 +132,15 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 		l.warmIfCold(ctx, docs) // every doc is scanned: load them in one pass
 	}
 
+	// The count stops at the call's time limit, and the answer says what
+	// it searched; or when the client cancels or the session ends (parent).
+	parent := ctx
+	ctx, cancel := context.WithTimeoutCause(parent, l.searchTimeout(), errSearchTimeLimit)
+	defer cancel()
+
 	// Count every doc's hit lines in parallel; keep only the counts, so a
 	// query matching most lines of a big library costs no memory per hit.
+	done := make([]bool, len(docs)) // searched whole, or noted as unreadable
 	parsed := make([]*parsedDoc, len(docs))
 	views := make([]*searchView, len(docs))
 	counts := make([]int, len(docs))
@@ -100,22 +158,30 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 					return
 				}
 				if skip != nil && skip[i] {
+					done[i] = true
 					continue // the index proves it holds no hit
 				}
 				p, err := l.open(ctx, docs[i])
 				if err != nil {
-					errs[i] = err
+					if ctx.Err() == nil {
+						errs[i], done[i] = err, true
+					}
 					continue
 				}
 				parsed[i], views[i] = p, vs.get(p, docs[i].Path)
-				counts[i] = m.scan(p, views[i], -1, nil)
+				if n := m.scan(ctx, p, views[i], -1, nil); ctx.Err() == nil {
+					counts[i], done[i] = n, true
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err := parent.Err(); err != nil {
 		return "", err
 	}
+	timedOut := context.Cause(ctx) == errSearchTimeLimit
+	// Showing the hits reads again only the docs shown, up to max_results.
+	ctx = parent
 
 	notes := append([]string(nil), cat.Notes...)
 	total, hitDocs := 0, 0
@@ -128,22 +194,30 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 			hitDocs++
 		}
 	}
+	if timedOut {
+		notes = append(notes, timeLimitNote(l.searchTimeout(), docs, done))
+	}
 
 	var b strings.Builder
 	how := m.describe()
+	if asked.WholeWord {
+		how = strings.Replace(how, SearchRegex, SearchString+", whole word", 1)
+	}
+	query := quoteQuery(asked.Query)
 	switch {
 	case total == 0 && len(docs) == 0:
-		fmt.Fprintf(&b, "No hits for %s: no document is in scope (%s).\n", quoteQuery(req.Query), scopeWords(req.Scope))
+		fmt.Fprintf(&b, "No hits for %s: no document is in scope (%s).\n", query, scopeWords(req.Scope))
 	case total == 0:
-		fmt.Fprintf(&b, "No hits for %s in %d %s (%s).\n", quoteQuery(req.Query), len(docs), domain.Plural(len(docs), "doc", "docs"), how)
+		fmt.Fprintf(&b, "No hits for %s in %d %s (%s).\n", query, len(docs), domain.Plural(len(docs), "doc", "docs"), how)
 	default:
 		fmt.Fprintf(&b, "%d %s in %d of %d %s for %s (%s)\n", total, domain.Plural(total, "hit", "hits"),
-			hitDocs, len(docs), domain.Plural(len(docs), "doc", "docs"), quoteQuery(req.Query), how)
+			hitDocs, len(docs), domain.Plural(len(docs), "doc", "docs"), query, how)
 	}
 
 	// Render the first MaxResults hits, in path order, scanning those docs
 	// again for their lines (cheap: only as many docs as the budget reaches).
 	budget := req.MaxResults
+	style := hitStyle{context: req.Context, tagFilter: req.Tags}
 	shown, shownDocs := 0, 0
 	var hits []hit
 	for i, d := range docs {
@@ -158,17 +232,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 			limit = min(limit, budget-shown)
 		}
 		hits = hits[:0]
-		m.scan(parsed[i], views[i], limit, &hits)
+		m.scan(ctx, parsed[i], views[i], limit, &hits)
 		b.WriteString("\n")
-		b.WriteString(d.ID)
-		fmt.Fprintf(&b, " (%s)", d.Path)
-		if len(d.Tags) > 0 {
-			fmt.Fprintf(&b, " · tags: %s", strings.Join(d.Tags, ", "))
-		}
-		b.WriteString("\n")
-		for _, h := range hits {
-			writeHit(&b, parsed[i], views[i], h)
-		}
+		writeDocHits(&b, docHits{doc: d, p: parsed[i], v: views[i], hits: hits}, style)
 		shown += len(hits)
 		shownDocs++
 		if len(hits) < counts[i] {
@@ -190,10 +256,10 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 func scopeWords(s Scope) string {
 	var parts []string
 	if root, err := domain.CleanFolder(s.Root); err == nil && root != "" {
-		parts = append(parts, "root "+root+"/")
+		parts = append(parts, "root "+domain.QuoteInput(root+"/", 0))
 	}
 	if len(s.Tags) > 0 {
-		parts = append(parts, "tags: "+strings.Join(s.Tags, ", "))
+		parts = append(parts, "tags: "+domain.QuoteInput(strings.Join(s.Tags, ", "), 0))
 	}
 	if s.Depth >= 0 {
 		parts = append(parts, "depth "+strconv.Itoa(s.Depth))
@@ -207,6 +273,10 @@ func scopeWords(s Scope) string {
 // quoteQuery shows the query in double quotes, escaped only when it holds
 // a quote or a control character, so a regex reads as written.
 func quoteQuery(q string) string {
+	if len(q) > domain.MaxQuoted {
+		// At most a prefix: a 50 MB query is not quoted back whole.
+		return domain.QuoteInput(q, '"')
+	}
 	for _, r := range q {
 		if r == '"' || r < ' ' || r == 0x7f {
 			return strconv.Quote(q)
@@ -222,37 +292,34 @@ type hit struct {
 	start, end int
 }
 
-// writeHit renders one hit line: L<n> § <section id>: <the line>.
-func writeHit(b *strings.Builder, p *parsedDoc, v *searchView, h hit) {
-	fmt.Fprintf(b, "L%d", h.line)
-	if sec := innermostSection(p.structure.Sections, h.line); sec != "" {
-		b.WriteString(" § ")
-		b.WriteString(sec)
-	}
-	b.WriteString(": ")
-	b.WriteString(trimAround(v.line(p.content, h.line), h.start, h.end))
-	b.WriteString("\n")
-}
-
 // innermostSection returns the full id of the deepest section holding line,
 // "" when none does (blank lines after frontmatter, before any heading).
-// Sections come in document order, a parent before its children, so the
-// innermost is found from the last section starting at or before the line,
-// climbing parents until one reaches down to it.
 func innermostSection(secs []domain.Section, line int) string {
+	if i := innermostSectionIndex(secs, line); i >= 0 {
+		return secs[i].ID
+	}
+	return ""
+}
+
+// innermostSectionIndex returns the index of the deepest section holding
+// line, -1 when none does. Sections come in document order, a parent
+// before its children, so the innermost is found from the last section
+// starting at or before the line, climbing parents until one reaches down
+// to it.
+func innermostSectionIndex(secs []domain.Section, line int) int {
 	i := sort.Search(len(secs), func(i int) bool { return secs[i].Start > line }) - 1
 	for i >= 0 {
 		if secs[i].End >= line && secs[i].Start <= line {
-			return secs[i].ID
+			return i
 		}
 		if secs[i].Parent < 0 || secs[i].Parent >= i {
 			// A top-level section that ends before the line: an earlier
 			// one cannot reach further.
-			return ""
+			return -1
 		}
 		i = secs[i].Parent
 	}
-	return ""
+	return -1
 }
 
 // trimAround shortens a long line to about maxHitRunes runes around the

@@ -259,7 +259,7 @@ func BenchmarkSearchParts(b *testing.B) {
 			}
 			for i := 0; i < b.N; i++ {
 				for j, p := range parsed {
-					m.scan(p, views[j], -1, nil)
+					m.scan(context.Background(), p, views[j], -1, nil)
 				}
 			}
 		})
@@ -349,7 +349,7 @@ func TestSearchVsRipgrep(t *testing.T) {
 			for w := 0; w < 2; w++ {
 				wg.Go(func() {
 					for i := w; i < len(parsed); i += 2 {
-						m.scan(parsed[i], views[i], -1, nil)
+						m.scan(context.Background(), parsed[i], views[i], -1, nil)
 					}
 				})
 			}

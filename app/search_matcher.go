@@ -38,8 +38,11 @@ type matcher struct {
 	// foldLit is the query of a case-insensitive string search: lines are
 	// checked with domain.IndexFold, never a regexp.
 	foldLit string
+	// multi finds many literals at once (Aho-Corasick), for a literal set
+	// too large for lits; exact when a line holding one is a hit.
+	multi *multiLiteral
 
-	lineRe *regexp.Regexp // the query on one line alone: the truth
+	lineRe *regexp.Regexp // the query on one line alone: the truth (nil for a string)
 	scanRe *regexp.Regexp // the query in (?m) mode over whole content; nil: per line
 }
 
@@ -59,48 +62,71 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 		mode = SearchString
 	}
 	if mode != SearchString && mode != SearchRegex {
-		return nil, fmt.Errorf("%w: 'mode' must be \"string\", \"regex\" or \"ranked\", got %q", domain.ErrInvalidArgument, req.Mode)
+		return nil, fmt.Errorf("%w: 'mode' must be \"string\", \"regex\" or \"ranked\", got %s", domain.ErrInvalidArgument, domain.QuoteInput(req.Mode, '"'))
 	}
 	if req.Query == "" {
 		return nil, fmt.Errorf("%w: 'query' is empty: give a string or a regex to look for", domain.ErrInvalidArgument)
 	}
-	invalid := func(err error) error {
-		if limits := domain.RE2Limits(req.Query); limits != "" {
-			return fmt.Errorf("%w: invalid regex %s: %v; %s", domain.ErrInvalidArgument, quoteQuery(req.Query), err, limits)
-		}
-		return fmt.Errorf("%w: invalid regex %s: %v", domain.ErrInvalidArgument, quoteQuery(req.Query), err)
+	if err := checkQuery(req.Query); err != nil {
+		return nil, err
 	}
 	m := &matcher{mode: mode, caseSens: req.CaseSensitive}
-	flags := ""
-	if !req.CaseSensitive {
-		flags = "(?i)"
-	}
-	var expr string
-	switch mode {
-	case SearchString:
+	if mode == SearchString {
 		if strings.ContainsAny(req.Query, "\n") {
 			return nil, fmt.Errorf("%w: 'query' %s holds a line break, but search matches within one line", domain.ErrInvalidArgument, quoteQuery(req.Query))
 		}
-		expr = regexp.QuoteMeta(req.Query)
+		// A string is a literal, never compiled as a regex (an 8 MB query
+		// once cost 2.4 GB that way): bytes.Index finds it, over the
+		// ASCII-lowered copy when folding, and domain.IndexFold decides a
+		// line where the copy cannot.
 		if lit, whole, ok := newLiteral([]rune(req.Query), !req.CaseSensitive); ok {
-			// A part of the query is only a prefilter: lineRe decides.
+			// A part of the query is only a prefilter: lineFind decides.
 			m.lits, m.litExact = []literal{lit}, whole
 		}
 		if !req.CaseSensitive {
 			m.foldLit = req.Query
 		}
-	case SearchRegex:
-		// Compile the query as given first, so an error quotes it as written.
-		if _, err := regexp.Compile(req.Query); err != nil {
-			return nil, invalid(err)
+		return m, nil
+	}
+	invalid := func(err error) error {
+		if limits := domain.RE2Limits(req.Query); limits != "" {
+			return fmt.Errorf("%w: invalid regex %s: %s; %s", domain.ErrInvalidArgument, quoteQuery(req.Query), regexError(err), limits)
 		}
-		expr = req.Query
-		tree, err := syntax.Parse(flags+expr, syntax.Perl)
-		if err != nil {
-			return nil, invalid(err)
+		return fmt.Errorf("%w: invalid regex %s: %s", domain.ErrInvalidArgument, quoteQuery(req.Query), regexError(err))
+	}
+	flags := ""
+	if !req.CaseSensitive {
+		flags = "(?i)"
+	}
+	// Compile the query as given first, so an error quotes it as written.
+	if _, err := regexp.Compile(req.Query); err != nil {
+		return nil, invalid(err)
+	}
+	expr := req.Query
+	tree, err := syntax.Parse(flags+expr, syntax.Perl)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if set := literalAlternatives(tree); set != nil {
+		// Nothing but literals (words joined by |): a line holding one is
+		// a hit, found without running the regex over the lines.
+		if len(set) <= maxLiterals {
+			m.lits, m.litExact = set, true
+		} else {
+			m.multi = newMultiLiteral(set, true) // nil when too large for one
 		}
-		m.lits = requiredLiterals(tree)
-		if m.lits == nil {
+	}
+	if m.lits == nil && m.multi == nil {
+		if err := checkProgram(tree); err != nil {
+			return nil, err
+		}
+		lits := requiredLiterals(tree)
+		if len(lits) > maxLiterals {
+			m.multi = newMultiLiteral(lits, false)
+		} else {
+			m.lits = lits
+		}
+		if m.lits == nil && m.multi == nil {
 			if set := requiredBytes(tree); set != nil {
 				// A line holds no '\n': a match needing one can only
 				// span lines, which no hit does.
@@ -111,7 +137,6 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 			}
 		}
 	}
-	var err error
 	if m.lineRe, err = regexp.Compile(flags + expr); err != nil {
 		return nil, invalid(err)
 	}
@@ -192,7 +217,7 @@ func requiredLiterals(re *syntax.Regexp) []literal {
 		var union []literal
 		for _, sub := range re.Sub {
 			set := requiredLiterals(sub)
-			if set == nil || len(union)+len(set) > maxLiterals {
+			if set == nil || len(union)+len(set) > maxMultiLiterals {
 				return nil
 			}
 			union = append(union, set...)

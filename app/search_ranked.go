@@ -23,10 +23,13 @@ const DefaultRankedResults = 5
 const rankedLines = 3
 
 // searchRanked answers mode "ranked": the top sections for the query's
-// words, best first, each as
+// words, in the shape of every search answer (writeDocHits): per doc, in
+// the order of its best section, its line with its size, then each of its
+// sections, best first, with its line range, tokens and best lines:
 //
-//  1. auth (backend/auth.md) § refresh-tokens/rotation · L19–27 · ~95 tokens · tags: backend, security
-//     L21: Every refresh returns a NEW refresh token and revokes the old one.
+//	auth (backend/auth.md) ~400 tokens
+//	§ refresh-tokens/rotation L19–30 ~263 tokens
+//	L21: Every refresh returns a NEW refresh token and revokes the old one.
 //
 // ready for get_documents ({"doc": id, "sections": [§ id]}). While the
 // index's first build runs, the call waits for it, reporting progress.
@@ -36,6 +39,12 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 	}
 	if req.CaseSensitive {
 		return "", fmt.Errorf("%w: 'case_sensitive' does not apply to mode \"ranked\", which ignores case", domain.ErrInvalidArgument)
+	}
+	if req.WholeWord {
+		return "", fmt.Errorf("%w: 'whole_word' applies to mode \"string\" only; mode \"ranked\" matches whole words (and their forms) already", domain.ErrInvalidArgument)
+	}
+	if req.Context < 0 || req.Context > MaxContext {
+		return "", fmt.Errorf("%w: 'context' must be 0 to %d lines, got %d (for more, fetch the section with get_documents)", domain.ErrInvalidArgument, MaxContext, req.Context)
 	}
 	if req.MaxResults < 0 {
 		return "", fmt.Errorf("%w: 'max_results' must be 0 (the default, %d sections) or more, got %d", domain.ErrInvalidArgument, DefaultRankedResults, req.MaxResults)
@@ -77,7 +86,11 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 	var b strings.Builder
 	notes := append([]string(nil), cat.Notes...)
 	shown := 0
-	var body strings.Builder
+	// Group the sections by doc, docs in the order of their best section,
+	// so each doc's line is written once.
+	var groups []docHits
+	groupOf := map[string]int{}
+	vs := l.views()
 	for _, s := range found {
 		if shown == limit {
 			break
@@ -96,7 +109,19 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 			continue
 		}
 		shown++
-		writeRankedSection(&body, shown, d, p, s)
+		gi, ok := groupOf[d.Path]
+		if !ok {
+			gi = len(groups)
+			groupOf[d.Path] = gi
+			groups = append(groups, docHits{doc: d, p: p, v: vs.get(p, d.Path)})
+		}
+		groups[gi].sections = append(groups[gi].sections, rankedHits(s))
+	}
+	var body strings.Builder
+	style := hitStyle{context: req.Context, tagFilter: req.Tags}
+	for _, g := range groups {
+		body.WriteString("\n")
+		writeDocHits(&body, g, style)
 	}
 	switch {
 	case shown == 0 && len(docs) == 0:
@@ -113,31 +138,19 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 	return strings.TrimRight(b.String(), "\n"), nil
 }
 
-// writeRankedSection writes one answer: a header line with what
-// get_documents needs, then the section's best lines in line order.
-func writeRankedSection(b *strings.Builder, n int, d domain.Document, p *parsedDoc, s domain.RankedSection) {
-	lines := strings.SplitAfter(string(p.content), "\n")
-	size := 0
-	for l := s.Start; l <= s.End && l <= len(lines); l++ {
-		size += len(lines[l-1])
-	}
-	fmt.Fprintf(b, "\n%d. %s (%s) § %s · L%d–%d · ~%d tokens", n, d.ID, d.Path, s.SectionID, s.Start, s.End, domain.EstimateTokens(int64(size)))
-	if len(d.Tags) > 0 {
-		fmt.Fprintf(b, " · tags: %s", strings.Join(d.Tags, ", "))
-	}
-	b.WriteString("\n")
+// rankedHits is a ranked section as the answer shows it: its range, and
+// its best lines (at most rankedLines) in line order.
+func rankedHits(s domain.RankedSection) sectionHits {
 	best := slices.Clone(s.Lines)
 	if len(best) > rankedLines {
 		best = best[:rankedLines]
 	}
 	slices.Sort(best)
+	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}}
 	for _, l := range best {
-		if l < 1 || l > len(lines) {
-			continue
-		}
-		text := strings.TrimRight(lines[l-1], "\n")
-		fmt.Fprintf(b, "   L%d: %s\n", l, trimAround([]byte(text), 0, 0))
+		sh.hits = append(sh.hits, hit{line: l})
 	}
+	return sh
 }
 
 // ensureIndexed makes sure a whole refresh has finished in this process

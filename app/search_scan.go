@@ -2,23 +2,28 @@ package app
 
 import (
 	"bytes"
+	"context"
 
 	"github.com/librarian/librarian/domain"
 )
 
 // scan finds the hit lines of one doc's body (the lines after its
 // frontmatter) and returns how many it found, stopping after limit hits
-// when limit >= 0. When out is not nil the hits are appended to it.
-func (m *matcher) scan(p *parsedDoc, v *searchView, limit int, out *[]hit) int {
+// when limit >= 0. When out is not nil the hits are appended to it. It
+// stops early, with the hits found so far, when ctx is done: the caller
+// tells a doc searched whole by ctx.Err() being nil after it.
+func (m *matcher) scan(ctx context.Context, p *parsedDoc, v *searchView, limit int, out *[]hit) int {
 	content := p.content
 	fm := p.structure.FrontmatterEnd
 	if limit == 0 || fm >= len(v.starts) {
 		return 0
 	}
-	s := scanState{content: content, v: v, pos: v.starts[fm], from: fm, limit: limit, out: out}
+	s := scanState{ctx: ctx, content: content, v: v, pos: v.starts[fm], from: fm, limit: limit, out: out}
 	switch {
 	case m.lits != nil && m.literalsUsable(v, content):
 		m.scanLiterals(&s)
+	case m.multi != nil && m.multi.usable(v, content):
+		m.scanMulti(&s)
 	case m.foldLit != "":
 		m.scanLines(&s)
 	case m.anyByte != nil:
@@ -33,6 +38,8 @@ func (m *matcher) scan(p *parsedDoc, v *searchView, limit int, out *[]hit) int {
 
 // scanState is one doc's scan: where it is, and what it found.
 type scanState struct {
+	ctx     context.Context
+	ticks   int
 	content []byte
 	v       *searchView
 	pos     int // the next byte to look at: always a line start
@@ -40,6 +47,14 @@ type scanState struct {
 	n       int
 	limit   int
 	out     *[]hit
+}
+
+// stopped reports, every 16th call (a call per hit, candidate line or
+// regex window: checking ctx costs more than one), whether the scan must
+// stop because ctx is done.
+func (s *scanState) stopped() bool {
+	s.ticks++
+	return s.ticks%16 == 0 && s.ctx.Err() != nil
 }
 
 // found records a hit and reports whether the limit is reached.
@@ -76,7 +91,7 @@ func (m *matcher) scanLiterals(s *scanState) {
 	for i := range next {
 		next[i] = -2 // not looked for yet
 	}
-	for s.pos < len(content) {
+	for s.pos < len(content) && !s.stopped() {
 		off, width := -1, 0
 		for i, l := range m.lits {
 			if next[i] == -1 {
@@ -115,7 +130,7 @@ func (m *matcher) scanLiterals(s *scanState) {
 			}
 			continue
 		}
-		if loc := m.lineFind(content[ls:le]); loc != nil {
+		if loc := m.lineFind(s.ctx, content[ls:le]); loc != nil {
 			if s.found(line, loc[0], loc[1]) {
 				return
 			}
@@ -127,19 +142,19 @@ func (m *matcher) scanLiterals(s *scanState) {
 // nil. A case-insensitive string is matched by domain.IndexFold, never by a
 // regexp (the same Unicode simple folding, without compiling or running
 // one); anything else by lineRe.
-func (m *matcher) lineFind(line []byte) []int {
+func (m *matcher) lineFind(ctx context.Context, line []byte) []int {
 	if m.foldLit != "" {
 		if start, end := domain.IndexFold(line, m.foldLit); start >= 0 {
 			return []int{start, end}
 		}
 		return nil
 	}
-	return m.lineRe.FindIndex(line)
+	return findIndex(ctx, m.lineRe, line)
 }
 
 func (m *matcher) scanBytes(s *scanState) {
 	content, v := s.content, s.v
-	for s.pos < len(content) {
+	for s.pos < len(content) && !s.stopped() {
 		i := m.anyByte.index(content[s.pos:])
 		if i < 0 {
 			return
@@ -147,7 +162,7 @@ func (m *matcher) scanBytes(s *scanState) {
 		line := v.lineOf(s.pos+i, s.from)
 		ls, le := v.bounds(line, content)
 		s.pos, s.from = le+1, line
-		if loc := m.lineRe.FindIndex(content[ls:le]); loc != nil {
+		if loc := m.lineFind(s.ctx, content[ls:le]); loc != nil {
 			if s.found(line, loc[0], loc[1]) {
 				return
 			}
@@ -157,7 +172,7 @@ func (m *matcher) scanBytes(s *scanState) {
 
 func (m *matcher) scanRegex(s *scanState) {
 	content, v := s.content, s.v
-	for s.pos < len(content) {
+	for s.pos < len(content) && !s.stopped() {
 		// Match within a window of whole lines: a match inside one line is
 		// the same in the window as in the whole content, and Go's regexp
 		// costs time in proportion to its input on each call (the
@@ -169,7 +184,7 @@ func (m *matcher) scanRegex(s *scanState) {
 				end = s.pos + regexWindow + i
 			}
 		}
-		loc := m.scanRe.FindIndex(content[s.pos:end])
+		loc := findIndex(s.ctx, m.scanRe, content[s.pos:end])
 		if loc == nil {
 			if end == len(content) {
 				return
@@ -192,7 +207,7 @@ func (m *matcher) scanRegex(s *scanState) {
 			continue
 		}
 		// The match crosses a line break: the line alone decides.
-		if loc := m.lineRe.FindIndex(content[ls:le]); loc != nil {
+		if loc := m.lineFind(s.ctx, content[ls:le]); loc != nil {
 			if s.found(line, loc[0], loc[1]) {
 				return
 			}
@@ -205,9 +220,59 @@ func (m *matcher) scanRegex(s *scanState) {
 var regexWindow = 512
 
 func (m *matcher) scanLines(s *scanState) {
-	for line := s.from + 1; line <= len(s.v.starts); line++ {
+	for line := s.from + 1; line <= len(s.v.starts) && !s.stopped(); line++ {
 		ls, le := s.v.bounds(line, s.content)
-		if loc := m.lineFind(s.content[ls:le]); loc != nil {
+		if loc := m.lineFind(s.ctx, s.content[ls:le]); loc != nil {
+			if s.found(line, loc[0], loc[1]) {
+				return
+			}
+		}
+	}
+}
+
+// scanMulti is scanLiterals for a set found by the multi-literal matcher:
+// the nearest occurrence of any literal, in the content or its lowered
+// copy, then the next line.
+func (m *matcher) scanMulti(s *scanState) {
+	content, v, ml := s.content, s.v, m.multi
+	// Where each automaton next finds a literal at or after pos: -2 not
+	// looked for yet, -1 none left.
+	next := [2]int{-2, -2}
+	width := [2]int{}
+	for s.pos < len(content) && !s.stopped() {
+		off, w := -1, 0
+		for i, a := range [2]*automaton{ml.plain, ml.folded} {
+			if a == nil || next[i] == -1 {
+				continue
+			}
+			if next[i] < s.pos {
+				hay := content
+				if i == 1 {
+					hay = v.lower
+				}
+				next[i], width[i] = a.find(hay, s.pos)
+				if next[i] < 0 {
+					next[i] = -1
+					continue
+				}
+			}
+			if off < 0 || next[i] < off {
+				off, w = next[i], width[i]
+			}
+		}
+		if off < 0 {
+			return
+		}
+		line := v.lineOf(off, s.from)
+		ls, le := v.bounds(line, content)
+		s.pos, s.from = le+1, line
+		if ml.exact {
+			if s.found(line, off-ls, off-ls+w) {
+				return
+			}
+			continue
+		}
+		if loc := m.lineFind(s.ctx, content[ls:le]); loc != nil {
 			if s.found(line, loc[0], loc[1]) {
 				return
 			}

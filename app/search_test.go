@@ -153,33 +153,34 @@ func TestSearchDocumentsProperties(t *testing.T) {
 		}{
 			{"summary line and section ids", SearchRequest{Query: "token", Scope: Scope{Depth: -1}}, []string{
 				`12 hits in 4 of 7 docs for "token" (string, case-insensitive)`,
-				authID + " (backend/auth.md) · tags: handbook, backend, security",
-				"L8 § _intro: Gateway token validation",
-				"L21 § refresh-tokens/rotation: Every refresh returns a NEW refresh token",
-				"L15 § refresh-tokens: ## Refresh tokens",
-				"L33 § refresh-tokens/reuse-detection: A revoked Token presented again",
-				"L3 § why-tokens: ## Why tokens?",
-			}, []string{"summary:", "L3 § _intro"}},
+				authID + " (backend/auth.md) ~",
+				"§ _intro L6–9 ~25 tokens\nL8: Gateway token validation",
+				"§ refresh-tokens/rotation L19–30 ~263 tokens\nL21: Every refresh returns a NEW refresh token",
+				"§ refresh-tokens L15–33 ~302 tokens\nL15: ## Refresh tokens",
+				"§ refresh-tokens/reuse-detection L31–33 ~20 tokens\nL33: A revoked Token presented again",
+				"§ why-tokens L3–6 ~12 tokens\nL3: ## Why tokens?",
+				"L25 [sql code]: UPDATE refresh_tokens",
+			}, []string{"summary:", "tags:", "§ _intro L3"}},
 			{"case-sensitive", SearchRequest{Query: "Token", CaseSensitive: true, Scope: Scope{Depth: -1}}, []string{
-				"L33 § refresh-tokens/reuse-detection: A revoked Token", "(string, case-sensitive)",
+				"§ refresh-tokens/reuse-detection L31–33 ~20 tokens\nL33: A revoked Token", "(string, case-sensitive)",
 			}, []string{"L8 "}},
 			{"max_results cut", SearchRequest{Query: "token", MaxResults: 3, Scope: Scope{Depth: -1}}, []string{
-				"L15 § refresh-tokens", "… 9 more hits in 4 docs not shown (max_results=3)",
+				"§ refresh-tokens L15–33 ~302 tokens\nL15: ", "… 9 more hits in 4 docs not shown (max_results=3)",
 			}, nil},
 			{"frontmatter never searched", SearchRequest{Query: "tags:", Scope: Scope{Depth: -1}}, []string{`No hits for "tags:" in 7 docs (string, case-insensitive).`}, nil},
 			{"index.md at depth 0", SearchRequest{Query: "gateway", Scope: Scope{Root: "backend", Depth: 0}}, []string{
-				"1 hit in 1 of 1 doc", "L7 § _intro: Everything behind the gateway",
+				"1 hit in 1 of 1 doc", "§ _intro L5–7 ", "L7: Everything behind the gateway",
 			}, []string{"auth.md"}},
 			{"tags ANY", SearchRequest{Query: "the", Scope: Scope{Tags: []string{"onboarding", "storage"}, Depth: -1}}, []string{
-				"(guides/getting-started.md)", "(backend/storage/caching.md)",
+				"(guides/getting-started.md) ~", " tokens · tags: onboarding\n", "(backend/storage/caching.md) ~", " tokens · tags: storage\n",
 			}, []string{"(backend/auth.md)"}},
 			{"preamble and CRLF", SearchRequest{Query: "first", Scope: Scope{Root: "guides", Depth: -1}}, []string{
-				"L4 § _preamble: Read this first.\n", "L14 § first-change: ## First change",
+				"§ _preamble L4–5 ~5 tokens\nL4: Read this first.\n", "§ first-change L14–16 ~14 tokens\nL14: ## First change",
 			}, []string{"\r"}},
-			{"unicode folding", SearchRequest{Query: "école", Scope: Scope{Depth: -1}}, []string{"L12 § setup: Run make setup. The ÉCOLE mirror"}, nil},
+			{"unicode folding", SearchRequest{Query: "école", Scope: Scope{Depth: -1}}, []string{"§ setup L10–13 ~18 tokens\nL12: Run make setup. The ÉCOLE mirror"}, nil},
 			{"kelvin sign folds to k", SearchRequest{Query: "KELVIN", Scope: Scope{Depth: -1}}, []string{"Temperatures are stored in \u212Aelvin"}, nil},
 			{"long line cut", SearchRequest{Query: "rotation key", Scope: Scope{Depth: -1}}, []string{"…", "the ROTATION key is fetched"}, nil},
-			{"regex across lines", SearchRequest{Query: `refresh\s+token`, Mode: SearchRegex, Scope: Scope{Depth: -1}}, []string{"L8 ", "L13 ", "L21 "}, []string{"L28 ", "L29 "}},
+			{"regex across lines", SearchRequest{Query: `refresh\s+token`, Mode: SearchRegex, Scope: Scope{Depth: -1}}, []string{"L8: ", "L13: ", "L21: "}, []string{"L28", "L29"}},
 		}
 		for _, tc := range tests {
 			t.Run(conv+"/"+tc.name, func(t *testing.T) {
@@ -261,7 +262,7 @@ func TestSearchSeesEdits(t *testing.T) {
 	lib := openSearchLibrary(t, "frontmatter", dir)
 	ctx := context.Background()
 	req := SearchRequest{Query: "WORDS", Scope: Scope{Depth: -1}}
-	if got, _ := lib.SearchDocuments(ctx, req); !strings.Contains(got, "L3 § _intro: old words") {
+	if got, _ := lib.SearchDocuments(ctx, req); !strings.Contains(got, "§ _intro L1–3 ~4 tokens\nL3: old words") {
 		t.Fatalf("before the edit: got\n%s", got)
 	}
 	write("# A\n\nnew words\n\nmore words\n", time.Now().Add(-time.Minute))
@@ -269,7 +270,7 @@ func TestSearchSeesEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "L3 § _intro: new words") || !strings.Contains(got, "L5 § _intro: more words") || strings.Contains(got, "old") {
+	if !strings.Contains(got, "L3: new words") || !strings.Contains(got, "L5: more words") || strings.Contains(got, "old") {
 		t.Errorf("after the edit: got\n%s\nwant the new lines only", got)
 	}
 }
@@ -371,7 +372,13 @@ func TestMatcherAgainstReference(t *testing.T) {
 	for _, s := range []string{`^token$`, `\Atoken`, `token\z`, `\s+`, `(?s)a.*b`, `refresh\s+token`, `^$`, `a*`, `\btok\w*`,
 		`(?i)KELVIN`, `k`, `[kK]elvin`, `x\ny`, `(foo|token)s?`, `$`, `^`, `\w+_id\b`, `T(oken)+`, `(?-m)^ab$`, `é+`, `caf.`, `o\r$`, `x{3,}token`,
 		`token|stop`, `caf|kelvin`, `ab|ba`, `é|x`, `(?-i:Token)|here`, `re(fresh|token)`,
-		`\d+`, `[0-9]{2}`, `[-;]`, `x|[0-9]`, `[é0-9]`, `\s\S`, `[^a-z ]`, `\n`, `x|\n`, `[\n\r]`} {
+		`\d+`, `[0-9]{2}`, `[-;]`, `x|[0-9]`, `[é0-9]`, `\s\S`, `[^a-z ]`, `\n`, `x|\n`, `[\n\r]`,
+		// More than maxLiterals alternatives: the multi-literal matcher,
+		// exact (plain words) or as a prefilter (a word with a non-ASCII
+		// letter under folding, a word boundary around them).
+		`token|stop|kelvin|here|fox|lazy|id|ab|x|short`, `token|stop|kelvin|here|crème|fox|lazy|id|ab|x`,
+		`(?-i:Token)|here|stop|[kK]elvin|fox|lazy|ab|x|é|short`, `\b(token|stop|kelvin|here|fox|lazy|id|ab|x|short)\b`,
+		`x\ny|token|stop|kelvin|here|fox|lazy|id|ab|short`, `(re|ab)(fresh|c)|token|sto?p|[kK]elvin|x|y|z|w|v|u`} {
 		queries = append(queries, q{s, SearchRegex, false}, q{s, SearchRegex, true})
 	}
 	defer func(w int) { regexWindow = w }(regexWindow)
@@ -386,14 +393,14 @@ func TestMatcherAgainstReference(t *testing.T) {
 				}
 				var hits []hit
 				v := newSearchView(p.content)
-				n := m.scan(p, v, -1, &hits)
+				n := m.scan(context.Background(), p, v, -1, &hits)
 				var got []int
 				for _, h := range hits {
 					got = append(got, h.line)
 					line := v.line(p.content, h.line)
 					if h.start < 0 || h.end > len(line) || h.start > h.end {
 						t.Errorf("%q in %q: hit %+v outside its line %q", qq.query, d.content, h, line)
-					} else if !m.lineRe.Match(line[h.start:]) {
+					} else if !referenceRegex(qq.query, qq.mode, qq.cs).Match(line[h.start:]) {
 						t.Errorf("%q in %q: hit %+v does not start a match in %q", qq.query, d.content, h, line)
 					}
 				}
@@ -403,13 +410,24 @@ func TestMatcherAgainstReference(t *testing.T) {
 				}
 				if len(want) > 1 {
 					var first []hit
-					if k := m.scan(p, newSearchView(p.content), 1, &first); k != 1 || first[0].line != want[0] {
+					if k := m.scan(context.Background(), p, newSearchView(p.content), 1, &first); k != 1 || first[0].line != want[0] {
 						t.Errorf("%q in %q with limit 1: got %d hits %+v, want line %d", qq.query, d.content, k, first, want[0])
 					}
 				}
 			}
 		}
 	}
+}
+
+// referenceRegex is the query as a regex, for checking where hits start.
+func referenceRegex(query, mode string, caseSensitive bool) *regexp.Regexp {
+	if mode == SearchString {
+		query = regexp.QuoteMeta(query)
+	}
+	if !caseSensitive {
+		query = "(?i)" + query
+	}
+	return regexp.MustCompile(query)
 }
 
 // referenceLines is the slow, obvious search: split the lines, and test
@@ -522,6 +540,9 @@ func TestMatcherRandomized(t *testing.T) {
 		{`a\s+b`, SearchRegex}, {`\Ab`, SearchRegex}, {`[ks]{2}`, SearchRegex}, {`^$`, SearchRegex}, {`é|É`, SearchRegex},
 		{`ab|ba`, SearchRegex}, {`k|s`, SearchRegex}, {`a b|-`, SearchRegex}, {`(?-i:A)|b`, SearchRegex},
 		{`[ab]`, SearchRegex}, {`\s`, SearchRegex}, {`[-\r]`, SearchRegex}, {`[é-]`, SearchRegex}, {`-|[ab]{2}`, SearchRegex},
+		{`a|b|k|s|ab|ba|-|a b|bb|aa`, SearchRegex}, {`(?-i:A)|B|k|s|ab|ba|-|ks|sk|kk`, SearchRegex},
+		{`[ab]k|s[ks]|a|-|bb|b a|kk|ss|ab|ba`, SearchRegex}, {`é|a|b|k|s|ab|ba|-|aa|bb`, SearchRegex},
+		{`\ba|b|k|s|ab|ba|-|aa|bb|ss`, SearchRegex}, {`ſ|K|ab|ba|-|aa|bb|b a|a b|bab`, SearchRegex},
 	}
 	defer func(w int) { regexWindow = w }(regexWindow)
 	for iter := 0; iter < 300; iter++ {
@@ -544,7 +565,7 @@ func TestMatcherRandomized(t *testing.T) {
 					t.Fatal(err)
 				}
 				var hits []hit
-				m.scan(p, newSearchView(p.content), -1, &hits)
+				m.scan(context.Background(), p, newSearchView(p.content), -1, &hits)
 				var got []int
 				for _, h := range hits {
 					got = append(got, h.line)
@@ -619,7 +640,7 @@ func TestSearchNotesUnreadableDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `1 hit in 1 of 1 doc for "needle" (string, case-insensitive)` + "\n\n" +
-		"here (here.md)\nL3 § _intro: A needle.\n\nNotes:\n- missing: documents[0] (id 'gone'): file 'gone.md' not found"
+		"here (here.md) ~1 tokens\n§ _intro L1–3 ~5 tokens\nL3: A needle.\n\nNotes:\n- missing: documents[0] (id 'gone'): file 'gone.md' not found"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

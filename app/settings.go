@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/librarian/librarian/domain"
 )
@@ -24,8 +25,10 @@ type Settings struct {
 	MaxImageBytes   int64
 	MaxDocBytes     int64
 	MaxAnswerTokens int
-	Tools           []string // tool sets: "library", "librarian-ts", "engine"
-	ToolsDefaulted  bool     // Tools were not given: Validate chose them
+	// SearchTimeout bounds the scan of one search_documents call.
+	SearchTimeout  time.Duration
+	Tools          []string // tool sets: "library", "librarian-ts", "engine"
+	ToolsDefaulted bool     // Tools were not given: Validate chose them
 
 	// Index is LIBRARY_INDEX: "on" (a SQLite file per library in
 	// IndexDir) or "off" (an in-memory index, no file); "" means "on".
@@ -35,6 +38,7 @@ type Settings struct {
 	IndexDir string
 
 	EngineURL     string // LIBRARIAN_URL
+	Engine        string // LIBRARIAN_ENGINE: "", "local" or "remote" (see EngineChoice)
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
 
@@ -51,6 +55,8 @@ type Settings struct {
 	// its flag ("--max-doc-bytes") or env var ("LIBRARY_MAX_DOC_BYTES").
 	// A setting left at its default has no entry.
 	From map[string]string
+
+	HTTP HTTPSettings // serve --http (settings_http.go)
 }
 
 // A SettingSpec is one setting, declared once: the flags and environment
@@ -81,8 +87,9 @@ var (
 const DefaultEngineURL = "http://127.0.0.1:8000"
 
 // SettingSpecs are every setting of seeds 000, 001 and 004, in the order
-// help lists them. A new setting is one entry here (and its field above).
-var SettingSpecs = []SettingSpec{
+// help lists them. A new setting is one entry here (and its field above);
+// the HTTP server's are in settings_http.go.
+var SettingSpecs = append([]SettingSpec{
 	{Key: "root", Flags: []string{"root", "docs-root"}, Env: []string{"LIBRARY_ROOT", "LIBRARIAN_DOCS_ROOT"}, Value: "DIR", Default: "./library",
 		Help: "library root",
 		Apply: func(s *Settings, v, from string) error {
@@ -131,6 +138,16 @@ var SettingSpecs = []SettingSpec{
 			s.MaxAnswerTokens = n
 			return nil
 		}},
+	{Key: "search-timeout", Flags: []string{"search-timeout"}, Env: []string{"LIBRARY_SEARCH_TIMEOUT"}, Value: "DURATION", Default: "10s",
+		Help: "a search scans for at most this long, then answers with what it searched",
+		Apply: func(s *Settings, v, _ string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || d <= 0 {
+				return fmt.Errorf("want a positive duration such as 10s or 1m, got %q", v)
+			}
+			s.SearchTimeout = d
+			return nil
+		}},
 	{Key: "tools", Flags: []string{"tools"}, Env: []string{"LIBRARIAN_TOOLS"}, Value: "LIST", Default: "library",
 		Help: "tool sets, comma-separated: library, librarian-ts, engine",
 		Apply: func(s *Settings, v, _ string) error {
@@ -158,6 +175,13 @@ var SettingSpecs = []SettingSpec{
 			}
 			return nil
 		}},
+	{Key: "engine", Flags: []string{"engine"}, Env: []string{"LIBRARIAN_ENGINE"}, Value: "local|remote",
+		Default: "local with a library and no engine URL, else remote",
+		Help:    "which retrieval engine serves the engine tools (setting it serves them)",
+		Apply: func(s *Settings, v, _ string) error {
+			s.Engine = strings.ToLower(strings.TrimSpace(v))
+			return checkEngine(s.Engine)
+		}},
 	{Key: "LIBRARY_ALLOW_HARDLINKS", Env: []string{"LIBRARY_ALLOW_HARDLINKS"}, Value: "BOOL", Default: "false",
 		Help: "serve regular files with more than one hard link (refused by default: another name may lie outside the root)",
 		Apply: func(s *Settings, v, _ string) error {
@@ -174,7 +198,7 @@ var SettingSpecs = []SettingSpec{
 	{Key: "CLAUDE_CODE_SESSION_ID", Env: []string{"CLAUDE_CODE_SESSION_ID"},
 		Help:  "session id sent to the engine",
 		Apply: func(s *Settings, v, _ string) error { s.Session = v; return nil }},
-}
+}, httpSettingSpecs...)
 
 // A FlagValue is one settings flag as written on the command line, without
 // its dashes.
@@ -190,6 +214,7 @@ func DefaultSettings() Settings {
 		MaxImageBytes:   5 << 20,
 		MaxDocBytes:     DefaultMaxDocBytes,
 		MaxAnswerTokens: 20000,
+		SearchTimeout:   DefaultSearchTimeout,
 		Index:           "on",
 	}
 }
@@ -268,7 +293,7 @@ func (s Settings) Source(key string) string {
 // Validate checks the settings' enumerations and fills the tool-set default:
 // `library`, plus `librarian-ts` when the root came from seed 001's own
 // settings (a team swapping servers keeps its prompts and its config), plus
-// `engine` when an engine URL is set.
+// `engine` when an engine URL or LIBRARIAN_ENGINE is set.
 func (s *Settings) Validate() error {
 	if err := checkConvention(s.Convention); err != nil {
 		return err
@@ -279,9 +304,12 @@ func (s *Settings) Validate() error {
 		if s.RootSeed001 {
 			s.Tools = append(s.Tools, "librarian-ts")
 		}
-		if s.EngineURL != "" {
+		if s.EngineURL != "" || s.Engine != "" {
 			s.Tools = append(s.Tools, "engine")
 		}
+	}
+	if err := checkEngine(s.Engine); err != nil {
+		return fmt.Errorf("LIBRARIAN_ENGINE %w", err)
 	}
 	if err := checkTools(s.Tools); err != nil {
 		return err
@@ -297,6 +325,13 @@ func (s *Settings) Validate() error {
 	}
 	if s.MaxAnswerTokens < 0 {
 		return fmt.Errorf("max answer tokens must not be negative")
+	}
+	return nil
+}
+
+func checkEngine(kind string) error {
+	if !contains(EngineKinds, kind) {
+		return fmt.Errorf("%q: want local or remote (or leave it unset)", kind)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package app_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/librarian/librarian/app"
 )
@@ -43,11 +44,15 @@ func TestLoadSettingsOneRuleForFlagsAndEnv(t *testing.T) {
 			check: func(s app.Settings) bool {
 				return s.MaxAnswerTokens == 500 && s.MaxDocBytes == 1<<20 && s.From["max-answer-tokens"] == "--max-answer-tokens"
 			}},
+		{name: "env zero search timeout refused", env: map[string]string{"LIBRARY_SEARCH_TIMEOUT": "0"},
+			wantErr: `LIBRARY_SEARCH_TIMEOUT: want a positive duration such as 10s or 1m, got "0"`},
+		{name: "flag search timeout", flags: []app.FlagValue{{"search-timeout", "2m"}},
+			check: func(s app.Settings) bool { return s.SearchTimeout == 2*time.Minute }},
 		{name: "the last flag wins", flags: []app.FlagValue{{"max-answer-tokens", "-1"}, {"max-answer-tokens", "3"}},
 			check: func(s app.Settings) bool { return s.MaxAnswerTokens == 3 }},
 		{name: "defaults", check: func(s app.Settings) bool {
 			return s.Root == "./library" && !s.RootGiven && s.MaxAnswerTokens == 20000 && s.MaxDocBytes == app.DefaultMaxDocBytes &&
-				s.MaxImageBytes == 5<<20 && s.Convention == "auto" && len(s.From) == 0
+				s.MaxImageBytes == 5<<20 && s.Convention == "auto" && len(s.From) == 0 && s.SearchTimeout == app.DefaultSearchTimeout
 		}},
 		{name: "seed 001 root", env: map[string]string{"LIBRARIAN_DOCS_ROOT": "docs"},
 			check: func(s app.Settings) bool { return s.Root == "docs" && s.RootGiven && s.RootSeed001 }},

@@ -1,5 +1,7 @@
 package domain
 
+import "unicode/utf8"
+
 // Budget is a get_documents call's token budget as it stands: Max (0: no
 // budget), the tokens the kept chunks Used, and whether any chunk is kept
 // (its figure may be 0).
@@ -36,13 +38,22 @@ const (
 	// CutLines keeps the chunk's lines up to Cut.To, rendered as
 	// Chunk.CutAt(To) would be and measured by its real bytes / 4.
 	CutLines
+	// CutInLine keeps the chunk's lines up to Cut.To, of line To only its
+	// first Cut.Keep bytes (then a LineCut marker): that line alone is
+	// over the budget, and nothing was returned yet.
+	CutInLine
 )
 
 // Cut is the decision about the first chunk over the budget.
 type Cut struct {
 	Kind CutKind
-	To   int // CutLines: the last line kept
+	To   int // CutLines, CutInLine: the last line kept
+	Keep int // CutInLine: the bytes kept of line To
 }
+
+// MinLineCut is the fewest bytes of a line cut inside: a budget too small
+// for that much still gets it, and a line no longer is never cut.
+const MinLineCut = 200
 
 // PlanCut decides what of chunk c (index self; its whole rendering has
 // fullBytes of text and the cut places marks, in line order) goes in the
@@ -85,15 +96,15 @@ func PlanCut(c *Chunk, self int, b Budget, fullBytes int, marks []LineMark) Cut 
 		headings[sec.Start] = true
 	}
 	skip := len(c.Header()) + 1 // the marks count the whole chunk's header
-	smallest, best, atHeading := 0, 0, 0
+	smallest, smallestCost, best, atHeading := 0, 0, 0, 0
 	for _, m := range marks {
 		if m.Line < firstOwn || m.Line >= c.To {
 			continue
 		}
-		if smallest == 0 {
-			smallest = m.Line
-		}
 		cost := len(c.CutAt(m.Line).Header()) + 1 + m.Bytes - skip
+		if smallest == 0 {
+			smallest, smallestCost = m.Line, cost
+		}
 		if m.Own && c.Code {
 			if blk := c.Doc.BlockAt(m.Line); blk != nil && blk.Start == m.Line && m.Line < blk.End {
 				continue // the block's opening fence alone: an empty block
@@ -117,9 +128,37 @@ func PlanCut(c *Chunk, self int, b Budget, fullBytes int, marks []LineMark) Cut 
 		return Cut{Kind: CutLines, To: best}
 	case b.KeptAny:
 		return Cut{Kind: CutLeaveOut}
-	case smallest == 0: // one line, or one omitted block: it goes whole
+	case smallest == 0: // one line, or one omitted block: it goes whole...
+		if c.From == c.To {
+			return cutInLine(c, c.To, fullBytes, allow) // ...unless the line alone is over
+		}
 		return Cut{Kind: CutKeepWhole}
 	default:
-		return Cut{Kind: CutLines, To: smallest}
+		return cutInLine(c, smallest, smallestCost, allow)
 	}
+}
+
+// cutInLine keeps lines up to to of chunk c, whose rendering up to there
+// costs cost bytes: whole when it fits in allow bytes or line to is no
+// longer than MinLineCut, or is an omitted block's placeholder; else cut
+// inside line to, keeping what fits (at least MinLineCut bytes), at a
+// character boundary. A one-line doc of a million characters fetched with
+// max_tokens 100 so comes back as about 400 bytes and a marker, not whole.
+func cutInLine(c *Chunk, to, cost, allow int) Cut {
+	whole := Cut{Kind: CutLines, To: to}
+	if to == c.To && c.From == c.To {
+		whole = Cut{Kind: CutKeepWhole}
+	}
+	if cost <= allow || !c.Code && c.Doc.BlockAt(to) != nil {
+		return whole
+	}
+	line := c.Doc.Line(to)
+	keep := max(allow-(cost-len(line)), MinLineCut)
+	if keep >= len(line) {
+		return whole
+	}
+	for keep > 0 && !utf8.RuneStart(line[keep]) {
+		keep--
+	}
+	return Cut{Kind: CutInLine, To: to, Keep: keep}
 }

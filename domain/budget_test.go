@@ -3,6 +3,7 @@ package domain
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestBudgetFits(t *testing.T) {
@@ -73,5 +74,59 @@ func TestPlanCut(t *testing.T) {
 				t.Errorf("PlanCut = %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestPlanCutInsideALine: a line alone over the budget, with nothing
+// returned yet, is cut inside (issue 14.5: a one-line doc of 1,000,000
+// characters fetched with max_tokens 100 came back whole).
+func TestPlanCutInsideALine(t *testing.T) {
+	big := strings.Repeat("é", 500000) // 1,000,000 bytes
+	one := NewDocText(Document{ID: "one", Path: "one.md"}, []byte(big+"\n"), Structure{})
+	two := NewDocText(Document{ID: "two", Path: "two.md"}, []byte(big+"\nshort\n"), Structure{})
+	shortLine := NewDocText(Document{ID: "s", Path: "s.md"}, []byte(strings.Repeat("x", MinLineCut)+"\n"), Structure{})
+	code := NewDocText(Document{ID: "c", Path: "c.md"}, []byte("```\n"+big+"\n```\n"), Structure{
+		CodeBlocks: []CodeBlock{{Fence: "```", Start: 1, End: 3, Closed: true}},
+	})
+	chunk := func(dt *DocText, code bool) *Chunk {
+		c := &Chunk{Doc: dt, Kind: WholeDoc, From: 1, To: dt.N, Code: code}
+		AssignLines([]*Chunk{c})
+		return c
+	}
+	head := func(c *Chunk) int { return len(c.Header()) + 1 }
+	c1 := chunk(one, true)
+	c2 := chunk(two, true)
+	cs := chunk(shortLine, true)
+	cc := chunk(code, false)
+	cases := []struct {
+		name  string
+		c     *Chunk
+		b     Budget
+		full  int
+		marks []LineMark
+		want  Cut
+	}{
+		{"one line over the budget", c1, Budget{Max: 100}, head(c1) + len(big) + 1, nil,
+			Cut{Kind: CutInLine, To: 1, Keep: (400 - head(c1)) &^ 1}}, // é is 2 bytes
+		{"first of two lines over the budget", c2, Budget{Max: 100}, head(c2) + len(big) + 7,
+			[]LineMark{{Line: 1, Bytes: head(c2) + len(big) + 1, Own: true}, {Line: 2, Bytes: head(c2) + len(big) + 7, Own: true}},
+			Cut{Kind: CutInLine, To: 1, Keep: (400 - len(c2.CutAt(1).Header()) - 1) &^ 1}},
+		{"a tiny budget keeps MinLineCut bytes", c1, Budget{Max: 1}, head(c1) + len(big) + 1, nil,
+			Cut{Kind: CutInLine, To: 1, Keep: MinLineCut}},
+		{"a line of MinLineCut bytes goes whole", cs, Budget{Max: 1}, head(cs) + MinLineCut + 1, nil, Cut{Kind: CutKeepWhole}},
+		{"after a kept chunk: left out", c1, Budget{Max: 100, Used: 10, KeptAny: true}, head(c1) + len(big) + 1, nil, Cut{Kind: CutLeaveOut}},
+	}
+	for _, tc := range cases {
+		got := PlanCut(tc.c, 0, tc.b, tc.full, tc.marks)
+		if got != tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+		if got.Kind == CutInLine && !utf8.Valid(tc.c.Doc.Line(got.To)[:got.Keep]) {
+			t.Errorf("%s: the cut splits a character", tc.name)
+		}
+	}
+	// An omitted block's placeholder stands for the long line: not cut.
+	if got := PlanCut(cc, 0, Budget{Max: 10}, 100, []LineMark{{Line: 3, Bytes: 100, Own: true}}); got.Kind == CutInLine {
+		t.Errorf("omitted code: got %+v", got)
 	}
 }

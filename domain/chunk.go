@@ -34,6 +34,9 @@ type Chunk struct {
 	// CutTo is the last line returned of a kept chunk cut to fit the
 	// budget (0: not cut); its lines after CutTo are left out.
 	CutTo int
+	// Clip, when not 0, is how many bytes of line CutTo a chunk cut inside
+	// that line returns: the line alone was over the budget.
+	Clip int
 	// CutSection is the section a cut section chunk came from: its header
 	// keeps the section's name with the range actually returned.
 	CutSection string
@@ -142,6 +145,9 @@ func (c *Chunk) Estimate(self int) int {
 // "auth, whole doc", "auth § login-flow, L5–13", "auth, lines L43–50",
 // "root backend: auth, whole doc", "auth, whole doc, cut after L12".
 func (c *Chunk) Describe() string {
+	if c.Clip > 0 {
+		return c.Asked() + fmt.Sprintf(", cut inside L%d", c.CutTo)
+	}
 	if c.CutTo > 0 {
 		return c.Asked() + fmt.Sprintf(", cut after L%d", c.CutTo)
 	}

@@ -51,9 +51,9 @@ func PlanChunks(t Target, s Selector, dt *DocText, images, code bool) ([]*Chunk,
 				}
 				chunks = append(chunks, &c)
 			case len(candidates) > 0:
-				note("select[%d]: section '%s' of %s is ambiguous: it may be %s; use the full id", t.Sel, name, dt.Name(), strings.Join(candidates, ", "))
+				note("select[%d]: section %s of %s is ambiguous: it may be %s; use the full id", t.Sel, QuoteInput(name, '\''), dt.Name(), strings.Join(candidates, ", "))
 			default:
-				note("select[%d]: %s has no section '%s'%s; its sections: %s", t.Sel, dt.Name(), name, sectionHint(dt.Structure, name), SectionList(dt.Structure))
+				note("select[%d]: %s has no section %s%s; its sections: %s", t.Sel, dt.Name(), QuoteInput(name, '\''), sectionHint(dt.Structure, name), SectionList(dt.Structure))
 			}
 		}
 	default:

@@ -30,13 +30,18 @@ func WriteLeftOut(b *strings.Builder, chunks []*Chunk, budget, used int) {
 		c := chunks[ci]
 		if c.State == Kept && c.CutTo > 0 {
 			rest := false
+			// The rest starts after the cut, or at the line cut inside.
+			from, where := c.CutTo+1, "after"
+			if c.Clip > 0 {
+				from, where = c.CutTo, "inside"
+			}
 			for _, s := range c.Segments {
-				if s.Owner != ci || s.To <= c.CutTo {
+				if s.Owner != ci || s.To < from {
 					continue
 				}
-				it := linesItem(c, max(s.From, c.CutTo+1), s.To)
+				it := linesItem(c, max(s.From, from), s.To)
 				if !rest {
-					it.why = fmt.Sprintf(": continues select[%d] (%s), cut after L%d to fit max_tokens", c.Sel, c.Asked(), c.CutTo)
+					it.why = fmt.Sprintf(": continues select[%d] (%s), cut %s L%d to fit max_tokens", c.Sel, c.Asked(), where, c.CutTo)
 				}
 				items = append(items, it)
 				rest = true
@@ -115,8 +120,13 @@ func WriteLeftOut(b *strings.Builder, chunks []*Chunk, budget, used int) {
 // the chunk's settings; its figure is what it would cost as its own chunk.
 func linesItem(c *Chunk, from, to int) leftItem {
 	sel := withSettings(Selector{Doc: c.Doc.Doc.ID, Lines: &LineRange{From: from, To: to}}, c)
-	n := len(fmt.Sprintf("=== %s · %s ===\n", c.Doc.Name(), LineSpan(from, to))) + c.Doc.BytesOf(from, to)
-	return leftItem{sel: sel, from: c.Sel, tokens: EstimateTokens(int64(n))}
+	return leftItem{sel: sel, from: c.Sel, tokens: LinesTokens(c.Doc, from, to)}
+}
+
+// LinesTokens is what lines from..to of a doc cost as their own chunk.
+func LinesTokens(dt *DocText, from, to int) int {
+	n := len(fmt.Sprintf("=== %s · %s ===\n", dt.Name(), LineSpan(from, to))) + dt.BytesOf(from, to)
+	return EstimateTokens(int64(n))
 }
 
 // wholeRootLeftOut reports whether the chunks of the root selector that

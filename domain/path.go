@@ -39,11 +39,11 @@ func hasDriveLetter(p string) bool {
 func CleanFolder(dir string) (string, error) {
 	d := strings.TrimSpace(dir)
 	if strings.ContainsRune(d, '\\') || strings.ContainsRune(d, 0) {
-		return "", fmt.Errorf("%w: folder %q may not contain '\\' or NUL", ErrRefused, dir)
+		return "", fmt.Errorf("%w: folder %s may not contain '\\' or NUL", ErrRefused, QuoteInput(dir, '"'))
 	}
 	for _, seg := range strings.Split(d, "/") {
 		if seg == ".." {
-			return "", fmt.Errorf("%w: folder %q may not contain '..'", ErrRefused, dir)
+			return "", fmt.Errorf("%w: folder %s may not contain '..'", ErrRefused, QuoteInput(dir, '"'))
 		}
 	}
 	d = strings.Trim(path.Clean("/"+d), "/")

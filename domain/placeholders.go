@@ -17,6 +17,14 @@ func ReturnedAbove(from, to int, owners []string) string {
 	return fmt.Sprintf("[%s already returned above (%s)]", LineSpan(from, to), strings.Join(owners, ", "))
 }
 
+// LineCut follows the part of line k that a chunk cut inside it returns:
+// kept of its total bytes. The rest of a line is in no selector smaller than
+// the line, so it says what budget the whole line needs.
+func LineCut(k, kept, total, budget, lineTokens int) string {
+	return fmt.Sprintf("[L%d cut after %d of its %d bytes: the line alone is over max_tokens=%d; to read it whole, ask for lines [%d, %d] with max_tokens of at least %d, or 0 (no limit)]",
+		k, kept, total, budget, k, k, lineTokens)
+}
+
 // ImageLabel names an image in placeholders: its id, then " — " and its
 // caption on one line (at most 200 characters) when it has one.
 func ImageLabel(id, caption string) string {

@@ -42,7 +42,7 @@ func ScopeDocs(cat *Catalog, s Scope) ([]Document, string, error) {
 		inRoot = cat.Docs[lo:hi]
 	}
 	if len(inRoot) == 0 && root != "" {
-		return nil, root, fmt.Errorf("%w: no folder '%s' in the library%s", ErrNotFound, root, folderHint(cat, root))
+		return nil, root, fmt.Errorf("%w: no folder %s in the library%s", ErrNotFound, QuoteInput(root, '\''), folderHint(cat, root))
 	}
 	out := make([]Document, 0, len(inRoot))
 	for _, d := range inRoot {
@@ -83,7 +83,7 @@ func HasAnyTag(have, want []string) bool {
 func folderHint(cat *Catalog, root string) string {
 	for _, d := range cat.Docs {
 		if d.Path == root || d.ID == root || strings.TrimSuffix(d.Path, ".md") == root {
-			return fmt.Sprintf(" ('%s' is a document, not a folder: select it by its id)", root)
+			return fmt.Sprintf(" (%s is a document, not a folder: select it by its id)", QuoteInput(root, '\''))
 		}
 	}
 	if near := Suggest(root, libraryFolders(cat), 3); len(near) > 0 {

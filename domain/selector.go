@@ -86,7 +86,7 @@ func parseSelector(raw json.RawMessage) (Selector, error) {
 		sort.Strings(unknown)
 		var msgs []string
 		for _, name := range unknown {
-			msg := fmt.Sprintf("unknown field '%s'", name)
+			msg := fmt.Sprintf("unknown field %s", QuoteInput(name, '\''))
 			if near := nearestField(name); near != "" {
 				msg += fmt.Sprintf(" (did you mean '%s'?)", near)
 			}

@@ -45,11 +45,11 @@ func ResolveTargets(cat *Catalog, sels []Selector, cmds Commands) ([]Target, []S
 		if s.IsRoot {
 			docs, root, err := ScopeDocs(cat, Scope{Root: s.Root, Depth: -1})
 			if err != nil {
-				note(i, "select[%d]: root '%s': %v", i, s.Root, err)
+				note(i, "select[%d]: root %s: %v", i, QuoteInput(s.Root, '\''), err)
 				continue
 			}
 			if len(docs) == 0 {
-				note(i, "select[%d]: root '%s' holds no documents", i, FolderName(root))
+				note(i, "select[%d]: root %s holds no documents", i, QuoteInput(FolderName(root), '\''))
 				continue
 			}
 			for _, d := range docs {
@@ -58,7 +58,7 @@ func ResolveTargets(cat *Catalog, sels []Selector, cmds Commands) ([]Target, []S
 			for _, n := range cat.Notes {
 				if !notedIndex[n] && (root == "" || mentionsFolder(n, root)) {
 					notedIndex[n] = true
-					note(i, "select[%d]: root '%s': the index left a doc out: %s", i, FolderName(root), n)
+					note(i, "select[%d]: root %s: the index left a doc out: %s", i, QuoteInput(FolderName(root), '\''), n)
 				}
 			}
 			continue
@@ -72,10 +72,10 @@ func ResolveTargets(cat *Catalog, sels []Selector, cmds Commands) ([]Target, []S
 			continue
 		}
 		if why := catalogNotesAbout(cat, s.Doc); why != "" {
-			note(i, "select[%d]: doc '%s' was left out by the index: %s", i, s.Doc, why)
+			note(i, "select[%d]: doc %s was left out by the index: %s", i, QuoteInput(s.Doc, '\''), why)
 			continue
 		}
-		note(i, "select[%d]: unknown doc '%s': no document has this id or path%s", i, s.Doc, docHint(cat, s.Doc, cmds.OrTools()))
+		note(i, "select[%d]: unknown doc %s: no document has this id or path%s", i, QuoteInput(s.Doc, '\''), docHint(cat, s.Doc, cmds.OrTools()))
 	}
 	return out, notes
 }

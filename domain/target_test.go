@@ -116,3 +116,27 @@ func TestWording(t *testing.T) {
 		t.Errorf("NoteTexts = %v", got)
 	}
 }
+
+// TestResolveTargetsQuotesNamesShort: a name is quoted on one line and at
+// most MaxQuoted characters, so a doc name with a line break cannot break
+// the Notes block (a FuzzGetDocuments finding: select ["\n0"]) and a 50 MB
+// selector does not come back as a 50 MB note (issue 14.6).
+func TestResolveTargetsQuotesNamesShort(t *testing.T) {
+	cat := &Catalog{Docs: []Document{{ID: "auth", Path: "backend/auth.md"}}}
+	huge := strings.Repeat("x", 5<<20)
+	_, notes := ResolveTargets(cat, []Selector{{Doc: "\n0"}, {Doc: huge}, {Root: huge + "\n", IsRoot: true}, {Root: "a\x00", IsRoot: true}}, Commands{})
+	if len(notes) != 4 {
+		t.Fatalf("got %d notes, want 4: %v", len(notes), notes)
+	}
+	for _, n := range notes {
+		if strings.ContainsAny(n.Text, "\n\x00") || len(n.Text) > 400 {
+			t.Errorf("note not one short line (%d bytes): %.300q", len(n.Text), n.Text)
+		}
+	}
+	if want := `select[0]: unknown doc '\n0': no document`; !strings.HasPrefix(notes[0].Text, want) {
+		t.Errorf("got %q, want it to start %q", notes[0].Text, want)
+	}
+	if want := "…' (5242880 bytes in all): no document has this id or path"; !strings.Contains(notes[1].Text, want) {
+		t.Errorf("got %.300q, want it to hold %q", notes[1].Text, want)
+	}
+}

@@ -35,6 +35,9 @@ type Deps struct {
 	// Serve runs the MCP server over the given streams until the input ends
 	// and every request read has been answered.
 	Serve func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error
+	// ServeHTTP serves MCP over streamable HTTP (serve --http) until ctx
+	// ends, then shuts down gracefully.
+	ServeHTTP func(ctx context.Context) error
 }
 
 // settingsFlags binds every setting's flags (app.SettingSpecs) on fs. They
@@ -56,6 +59,7 @@ func settingsFlags(fs *flag.FlagSet, given *[]app.FlagValue) {
 // values and the environment's are checked once, by app.LoadSettings.
 func Parse(args []string, env func(string) string, out io.Writer) (Invocation, error) {
 	inv := Invocation{Command: "serve"}
+	args = bareHTTPFlag(args)
 	var given []app.FlagValue
 	fs := newFlagSet("librarian", out)
 	settingsFlags(fs, &given)
@@ -95,7 +99,7 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	if inv.Command != "serve" {
 		s.Commands = domain.CLICommands // hints name what a person runs
 	}
-	if inv.Command == "eval" && !s.HasTools("engine") {
+	if (inv.Command == "eval" || inv.Command == "gaps") && !s.HasTools("engine") {
 		s.Tools = append(s.Tools, "engine")
 	}
 	if err := s.Validate(); err != nil {

@@ -21,10 +21,13 @@ type flagDoc struct {
 }
 
 var commands = []command{
-	{name: "serve", usage: "librarian [serve] [SETTINGS FLAGS]", summary: "serve MCP on stdio (the default; for .mcp.json)",
-		about: "Reads JSON-RPC on stdin and answers on stdout; logs go to stderr."},
+	{name: "serve", usage: "librarian [serve] [--http [ADDR]] [SETTINGS FLAGS]", summary: "serve MCP on stdio (the default; for .mcp.json), or over streamable HTTP with --http",
+		about: "Reads JSON-RPC on stdin and answers on stdout; logs go to stderr.\n" +
+			"With --http ADDR (LIBRARIAN_HTTP) it serves MCP at http://ADDR/mcp for a team instead, behind\n" +
+			"LIBRARIAN_TOKEN; a bare --http listens on 127.0.0.1:8000."},
 	{name: "ls", usage: "librarian ls [FOLDER] [flags]", summary: "print the library tree and outlines (list_documents)",
-		about: "FOLDER is a folder inside the library, relative to its root (default: the whole library).\n" +
+		about: "FOLDER is a folder inside the library, relative to its root (default: the whole library),\n" +
+			"or a doc id or path: that doc's outline with line ranges and each section's tokens.\n" +
 			"Example: librarian ls backend/storage --line-bounds",
 		flags: []flagDoc{
 			{"folder", "FOLDER", "the folder to list, relative to the library root (the same as the FOLDER operand)", "librarian ls --folder backend"},
@@ -62,6 +65,8 @@ var commands = []command{
 			{"regex", "", "QUERY is a Go RE2 regular expression (no lookbehind, no backreferences)", `librarian search --regex '^## (Login|Logout)'`},
 			{"ranked", "", "QUERY is a question in words: print the sections that best answer it, best first (section index)", `librarian search --ranked 'how do I rotate refresh tokens'`},
 			{"case-sensitive", "", "match case exactly (default: Unicode case folding)", "librarian search TTL --case-sensitive"},
+			{"whole-word", "", "match whole words only: no letter, digit or _ right before or after (not with --regex)", "librarian search port --whole-word"},
+			{"context", "N", "show N lines before and after each hit (0-20), merged as grep -C does", "librarian search token --context 2"},
 			{"tags", "a,b", "search only docs carrying ANY of these tags (comma-separated, repeatable)", "librarian search token --tags security"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian search token backend --depth 1"},
 			{"max-results", "N", "hit lines shown at most; 0 = no limit (default 50); with --ranked, sections (default 5)", "librarian search the --max-results 10"},
@@ -80,10 +85,18 @@ var commands = []command{
 			"The index file is in LIBRARY_INDEX_DIR (--index-dir); LIBRARY_INDEX=off keeps it in memory.\n" +
 			"Example: librarian index --root ./docs"},
 	{name: "eval", usage: "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", summary: "score a retrieval engine on questions (seed 004's eval)",
-		about: "Runs each question through its skill against the engine (LIBRARIAN_URL or --engine-url);\n" +
-			"exit 1 below a 90% pass rate.",
+		about: "Runs each question through its skill against the engine: the local one over the library, or\n" +
+			"LIBRARIAN_URL (--engine-url); prints each question's result, the score and the retrieval ranks;\n" +
+			"exit 1 below a 90% pass rate, 2 when there is neither a library nor an engine.",
 		flags: []flagDoc{
 			{"fixture", "ANSWERS.jsonl", "answer from this file instead of an engine (checks the questions and the grader)", "librarian eval testdata/eval/questions.jsonl --fixture testdata/eval/answers.jsonl"},
+		}},
+	{name: "gaps", usage: "librarian gaps [--limit N]", summary: "list the gaps agents reported to the local engine (librarian_gap), newest first",
+		about: "Reads the local engine's journal, kept in the section index's file (LIBRARY_INDEX_DIR), so it\n" +
+			"lists what agents reported to every server of this library; LIBRARY_INDEX=off keeps nothing.\n" +
+			"Example: librarian gaps --root ./docs",
+		flags: []flagDoc{
+			{"limit", "N", "show at most N gaps, newest first (default 0: all)", "librarian gaps --limit 20"},
 		}},
 }
 

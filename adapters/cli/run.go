@@ -22,7 +22,11 @@ func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser
 			// indexed, searches read it from its file as before.
 			go deps.Library.KeepIndexed(ctx)
 		}
-		if err := deps.Serve(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		serve := func() error { return deps.Serve(ctx, stdin, stdout) }
+		if inv.Settings.HTTP.Addr != "" {
+			serve = func() error { return deps.ServeHTTP(ctx) }
+		}
+		if err := serve(); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 			fmt.Fprintln(stderr, "librarian:", err)
 			return 2
 		}
@@ -41,6 +45,8 @@ func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser
 		return runIndex(ctx, deps.Library, inv.Args, stdout, stderr)
 	case "eval":
 		return RunEval(ctx, deps.Engine, inv.Args, stdout, stderr)
+	case "gaps":
+		return RunGaps(ctx, deps.Engine, inv.Args, stdout, stderr)
 	}
 	panic("cli: unknown command " + inv.Command) // Parse admits only known commands
 }

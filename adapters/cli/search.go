@@ -14,11 +14,11 @@ import (
 
 // searchOptions are search's own flags.
 type searchOptions struct {
-	regex, ranked, caseSensitive bool
-	folder                       string
-	depth, maxResults            int
-	maxGiven                     bool // --max-results was given (its default depends on the mode)
-	tags                         listFlag
+	regex, ranked, caseSensitive, wholeWord bool
+	folder                                  string
+	depth, maxResults, context              int
+	maxGiven                                bool // --max-results was given (its default depends on the mode)
+	tags                                    listFlag
 }
 
 func newSearchFlags() (*flag.FlagSet, *searchOptions) {
@@ -26,6 +26,8 @@ func newSearchFlags() (*flag.FlagSet, *searchOptions) {
 	fs.BoolVar(&o.regex, "regex", false, "")
 	fs.BoolVar(&o.ranked, "ranked", false, "")
 	fs.BoolVar(&o.caseSensitive, "case-sensitive", false, "")
+	fs.BoolVar(&o.wholeWord, "whole-word", false, "")
+	fs.IntVar(&o.context, "context", 0, "")
 	fs.StringVar(&o.folder, "folder", "", "")
 	fs.IntVar(&o.depth, "depth", -1, "")
 	fs.Func("max-results", "", func(v string) error {
@@ -41,8 +43,9 @@ func newSearchFlags() (*flag.FlagSet, *searchOptions) {
 }
 
 // RunSearch is `librarian search QUERY [FOLDER] [--regex|--ranked]
-// [--case-sensitive] [--tags a,b] [--folder FOLDER] [--depth N]
-// [--max-results N]`: search_documents' answer, for a person. Flags and
+// [--case-sensitive] [--whole-word] [--context N] [--tags a,b]
+// [--folder FOLDER] [--depth N] [--max-results N]`: search_documents'
+// answer, for a person. Flags and
 // operands may come in any order; a query starting with '-' goes after
 // `--`. It returns the exit code: 0 with or without hits, 2 for misuse or
 // failure.
@@ -84,6 +87,8 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 		Mode:          app.SearchString,
 		CaseSensitive: o.caseSensitive,
 		MaxResults:    o.maxResults,
+		Context:       o.context,
+		WholeWord:     o.wholeWord,
 	}
 	switch {
 	case o.regex:

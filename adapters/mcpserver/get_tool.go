@@ -44,11 +44,14 @@ func readGetDocumentsArgs(raw json.RawMessage, defaultMaxTokens int) (getDocumen
 	var unknown []string
 	for name := range fields {
 		if !slices.Contains(getDocumentsFields, name) {
-			unknown = append(unknown, fmt.Sprintf("'%s'", name))
+			unknown = append(unknown, fmt.Sprintf("'%s'", abbreviate(json.RawMessage(name))))
 		}
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
+		if len(unknown) > maxQuotedUnknown {
+			unknown = append(unknown[:maxQuotedUnknown], fmt.Sprintf("and %d more", len(unknown)-maxQuotedUnknown))
+		}
 		return in, fmt.Errorf("%w: unknown argument %s: get_documents takes %s (a selector's own fields go inside a 'select' object)",
 			domain.ErrInvalidArgument, strings.Join(unknown, ", "), strings.Join(getDocumentsFields, ", "))
 	}
@@ -93,18 +96,12 @@ func abbreviate(raw json.RawMessage) string {
 	return s
 }
 
-const getDocumentsDescription = "Fetch library content: everything relevant in ONE call. `select` mixes, in the order " +
-	"you want them back: a doc id or path (\"auth\", \"backend/auth.md\"); {\"root\": \"backend/storage\"} for every doc " +
-	"under a folder (path order); {\"doc\": \"auth\", \"sections\": [\"login-flow\", \"refresh-tokens/rotation\"]} with " +
-	"the FULL section ids list_documents shows (a unique leaf such as \"rotation\" also works); " +
-	"{\"doc\": \"auth\", \"lines\": [43, 50]}. Any object may add include_images / include_code to override the " +
-	"call's settings. Lines come back verbatim under headers like " +
-	"`=== auth (backend/auth.md) · section refresh-tokens/rotation · L18–38 ===`; omitted code blocks and images " +
-	"become one-line [placeholders]; a range that cuts a code block gets marked fence repairs. Lines already " +
-	"returned earlier in the same call are not repeated (see Overlaps). Unknown docs, sections and images go to " +
-	"Notes without failing the call. The answer stops before max_tokens and lists what it left out as " +
-	"ready-to-send selectors. With include_images, images come as image content at their place in the text: " +
-	"ask for them only where the visual detail matters."
+const getDocumentsDescription = "Fetch exactly what you need in ONE call. `select` items, answered in order: a doc " +
+	"id or path; {\"root\": DIR} for every doc under it; {\"doc\": ID, \"sections\": [FULL section ids]}; " +
+	"{\"doc\": ID, \"lines\": [from, to]}; an object may set include_images / include_code. Lines come back verbatim " +
+	"under `=== id (path) · section … · L18–38 ===` headers; left-out code and images become one-line placeholders; " +
+	"lines already sent in the call are not repeated. Unknown names go to Notes. Past max_tokens the rest is " +
+	"listed as ready-to-send selectors. Ask for images only where the visual detail matters."
 
 // getDocumentsSchema is get_documents' input schema, written out because
 // `select` items are either a string or an object.
@@ -122,15 +119,15 @@ func getDocumentsSchema(maxAnswerTokens int) *jsonschema.Schema {
 	selector := &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
-			"doc":  str("a doc id or path (not with root)"),
-			"root": str("a folder relative to the library root: every doc under it, in path order (not with doc)"),
-			"sections": {Type: "array", MinItems: jsonschema.Ptr(1), Items: str("a full section id from list_documents, or a unique leaf"),
-				Description: "sections of doc, returned in this order"},
+			"doc":  str("doc id or path"),
+			"root": str("folder: every doc under it (not with doc)"),
+			"sections": {Type: "array", MinItems: jsonschema.Ptr(1), Items: str("a full section id, or a unique leaf"),
+				Description: "sections of doc, in this order"},
 			"lines": {Type: "array", MinItems: jsonschema.Ptr(2), MaxItems: jsonschema.Ptr(2),
 				Items:       &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0)},
-				Description: "an inclusive 1-based line range [from, to] of doc"},
-			"include_images": {Type: "boolean", Description: "override the call's include_images for this selector"},
-			"include_code":   {Type: "boolean", Description: "override the call's include_code for this selector"},
+				Description: "inclusive line range [from, to]"},
+			"include_images": {Type: "boolean", Description: "override include_images"},
+			"include_code":   {Type: "boolean", Description: "override include_code"},
 		},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 	}
@@ -140,17 +137,17 @@ func getDocumentsSchema(maxAnswerTokens int) *jsonschema.Schema {
 			"select": {
 				Type:        "array",
 				MinItems:    jsonschema.Ptr(1),
-				Description: "what to fetch, in order: doc ids or paths, and selector objects",
+				Description: "what to fetch, in order",
 				Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
-					str("a doc id or path: the whole doc"),
+					str("doc id or path: the whole doc"),
 					selector,
 				}},
 			},
-			"include_images": boolean("send images (as image content, at their place); otherwise a one-line placeholder each", false),
-			"include_code":   boolean("keep fenced code blocks; otherwise a one-line placeholder each", true),
+			"include_images": boolean("send images as image content; else a placeholder each", false),
+			"include_code":   boolean("keep code blocks; else a placeholder each", true),
 			"max_tokens": {Type: "integer", Minimum: jsonschema.Ptr(0.0),
 				Default:     json.RawMessage(fmt.Sprint(maxAnswerTokens)),
-				Description: "answer budget in tokens: chunks in order up to it (the first one over it is cut at a line, its rest given as a lines selector), the rest listed as selectors; 0 = no limit"},
+				Description: "answer budget in tokens (0 = no limit)"},
 		},
 		Required:             []string{"select"},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},

@@ -13,20 +13,18 @@ import (
 // tags, in snake_case. Each handler translates its arguments and calls app.
 
 type listDocumentsArgs struct {
-	Root         string   `json:"root,omitempty" jsonschema:"folder to list, relative to the library root ('.' is the whole library)"`
-	LineBounds   bool     `json:"line_bounds,omitempty" jsonschema:"add each section's line range (L18–38), for line-range selectors"`
-	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"cap the outline's heading levels: 2 shows # and ## headings, 0 no outline; omit it to show all"`
-	Tags         []string `json:"tags,omitempty" jsonschema:"keep only docs carrying ANY of these tags (exact, case-sensitive)"`
-	Depth        *int     `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root); negative is unlimited"`
-	MaxTokens    *int     `json:"max_tokens,omitempty" jsonschema:"answer budget in tokens; past it the listing stops at a whole doc and names the folders left out; 0 = no limit"`
+	Root         string   `json:"root,omitempty" jsonschema:"folder to list ('.' is the whole library), or a doc id or path for its outline with sizes"`
+	LineBounds   bool     `json:"line_bounds,omitempty" jsonschema:"add each section's line range (L18–38)"`
+	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"cap the outline's heading levels (2: # and ##; 0: no outline); omit for all"`
+	Tags         []string `json:"tags,omitempty" jsonschema:"only docs carrying ANY of these tags"`
+	Depth        *int     `json:"depth,omitempty" jsonschema:"path segments below root, the file name included (1 = root's own docs; deeper folders still show their counts); negative: all"`
+	MaxTokens    *int     `json:"max_tokens,omitempty" jsonschema:"answer budget in tokens (0 = no limit)"`
 }
 
-const listDocumentsDescription = "Browse the library: a tree of folders (doc count, token sum) and docs " +
-	"(id, file, ~tokens, summary, tags), each with its section outline using FULL section ids " +
-	"(copy them verbatim into get_documents' `sections`). Call this first, then fetch everything " +
-	"relevant in ONE get_documents call. `line_bounds` adds L… ranges; `section_depth` caps the outline; " +
-	"`tags` and `depth` filter. A listing larger than the answer budget stops at a whole doc " +
-	"and names the folders left out: list those roots next."
+const listDocumentsDescription = "Browse: folders (docs, ~tokens) and docs (id, file, ~tokens, summary, tags) with " +
+	"section outlines (FULL ids for get_documents' `sections`). Over max_tokens it shows every folder level " +
+	"first and names the folders left out: list those next. A doc id or path as `root` gives that doc's outline " +
+	"with line ranges and section sizes. `section_depth: 0` lists doc lines only."
 
 // AddLibraryTools registers the `library` tool set.
 func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {

@@ -14,45 +14,39 @@ import (
 // `library` tool set, answering at line level.
 
 type searchDocumentsArgs struct {
-	Query         string   `json:"query" jsonschema:"what to look for: a plain string, a Go RE2 regex when mode is regex, or the words of a question when mode is ranked"`
-	Mode          string   `json:"mode,omitempty" jsonschema:"string (a literal, the default), regex (Go RE2 syntax, matched against each line alone) or ranked (the sections that best answer a question in words)"`
-	CaseSensitive bool     `json:"case_sensitive,omitempty" jsonschema:"match case exactly; by default case is ignored (Unicode folding)"`
-	Root          string   `json:"root,omitempty" jsonschema:"folder to search, relative to the library root ('.' is the whole library)"`
-	Tags          []string `json:"tags,omitempty" jsonschema:"search only docs carrying ANY of these tags (exact, case-sensitive)"`
-	Depth         *int     `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root; root's index.md is always searched); negative is unlimited"`
-	MaxResults    *int     `json:"max_results,omitempty" jsonschema:"most hit lines to show (0 = all; default 50); the answer says how many more there were. In ranked mode: how many sections (default 5)"`
+	Query         string   `json:"query" jsonschema:"what to look for: a string, a Go RE2 regex (mode regex), or a question in words (mode ranked)"`
+	Mode          string   `json:"mode,omitempty" jsonschema:"string (a literal), regex (Go RE2, per line) or ranked (the sections that best answer a question)"`
+	CaseSensitive bool     `json:"case_sensitive,omitempty" jsonschema:"match case exactly (default: Unicode folding)"`
+	Root          string   `json:"root,omitempty" jsonschema:"folder to search ('.' is the whole library)"`
+	Tags          []string `json:"tags,omitempty" jsonschema:"only docs carrying ANY of these tags"`
+	Depth         *int     `json:"depth,omitempty" jsonschema:"path segments below root, the file name included (1 = root's own docs); negative: all"`
+	MaxResults    *int     `json:"max_results,omitempty" jsonschema:"most hit lines shown (0 = all; default 50); ranked: sections (default 5)"`
+	Context       *int     `json:"context,omitempty" jsonschema:"lines shown before and after each hit (0-20), merged as grep -C"`
+	WholeWord     bool     `json:"whole_word,omitempty" jsonschema:"string mode: whole words only (port, not import)"`
 }
 
-const searchDocumentsDescription = "Find lines in the library. `query` is a plain string (default, case-insensitive " +
-	"unless `case_sensitive`) or, with mode=\"regex\", a Go RE2 regular expression: linear time, no backreferences " +
-	"or lookaround, matched against each line on its own (^ and $ are the line's ends; no match spans lines). " +
-	"Frontmatter is not searched. `root`, `tags` (ANY of) and `depth` narrow the docs searched. The answer starts " +
-	"with a count (\"12 hits in 3 of 40 docs\"), then for each matching doc in path order its id, (path) and tags, " +
-	"then one line per hit: `L18 § refresh-tokens/rotation: <the line>` (line number, FULL id of the innermost " +
-	"section holding it, the line, cut to ~300 chars around the match). To read around hits, pass them straight to " +
-	"get_documents in ONE call: {\"doc\": \"<id>\", \"sections\": [\"<§ id>\"]} for the whole section, or " +
-	"{\"doc\": \"<id>\", \"lines\": [from, to]} for a window around the L number. `max_results` caps the hit lines " +
-	"shown (default 50); the answer says how many hits it left out. With mode=\"ranked\", `query` is a question in " +
-	"words (\"how do I rotate refresh tokens\"; English word forms and code identifiers such as getRuntimeKey or " +
-	"max_age match whole or by their parts) and the answer lists the sections that best answer it (default 5), best " +
-	"first: `1. <id> (<path>) § <section id> · L<from>–<to> · ~N tokens`, then its best lines as `L<n>: <line>`; pass " +
-	"{\"doc\": \"<id>\", \"sections\": [\"<section id>\"]} to get_documents."
+const searchDocumentsDescription = "Find lines: the cheapest first step. A name or an exact phrase: the default " +
+	"string mode (case-insensitive unless `case_sensitive`; `whole_word` skips matches inside words), or " +
+	"mode=\"regex\", Go RE2 (linear time) matched per line. A question in words: mode=\"ranked\", the sections " +
+	"that best answer it. `root`, `tags`, `depth` narrow the docs. The answer: per doc `id (path) ~tokens`; per " +
+	"section, once, `§ FULL-ID L18–38 ~tokens`; per hit `L21: line` (`L26 [go code]:` in code; a table row brings " +
+	"its header row); `context: N` adds `L20- line` around hits. Then ONE get_documents call with exactly the " +
+	"sections or lines the hits name."
 
 type listTagsArgs struct {
-	Root         string `json:"root,omitempty" jsonschema:"folder whose docs are counted, relative to the library root ('.' is the whole library)"`
-	IncludePaths bool   `json:"include_paths,omitempty" jsonschema:"list under each tag the paths of the docs carrying it"`
-	Depth        *int   `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root; root's index.md always counts); negative is unlimited"`
+	Root         string `json:"root,omitempty" jsonschema:"folder whose docs are counted ('.' is the whole library)"`
+	IncludePaths bool   `json:"include_paths,omitempty" jsonschema:"list each tag's doc paths under it"`
+	Depth        *int   `json:"depth,omitempty" jsonschema:"path segments below root, the file name included (1 = root's own docs); negative: all"`
 }
 
-const listTagsDescription = "List the tags of the library's docs (or of those under `root`), most used first, as " +
-	"`- tag (number of docs)` lines. A doc's tags include those it inherits from the index.md files of its folders. " +
-	"`include_paths` adds each doc's path (relative to the library root) under its tag. Use a tag in " +
-	"list_documents' or search_documents' `tags` filter."
+const listTagsDescription = "List the tags of the docs under `root`, most used first: `- tag (docs)`. Tags include " +
+	"those inherited from folders' index.md files. Use one in list_documents' or search_documents' `tags`."
 
 // addSearchTools registers search_documents and list_tags.
 func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 	searchSchema := schemaFor[searchDocumentsArgs](map[string]any{
 		"mode": app.SearchString, "case_sensitive": false, "root": ".", "tags": []string{}, "depth": -1,
+		"context": 0, "whole_word": false,
 	})
 	// max_results has no schema default: it depends on the mode (50 hit
 	// lines, 5 ranked sections), so the handler fills it in.
@@ -75,6 +69,8 @@ func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 			Mode:          in.Mode,
 			CaseSensitive: in.CaseSensitive,
 			MaxResults:    derefOr(in.MaxResults, maxResults),
+			Context:       derefOr(in.Context, 0),
+			WholeWord:     in.WholeWord,
 			Progress:      indexProgress(ctx, call),
 		}
 		out, err := lib.SearchDocuments(ctx, req)

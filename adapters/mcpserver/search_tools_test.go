@@ -78,25 +78,31 @@ func TestSearchTools(t *testing.T) {
 		}{
 			{"defaults: whole library, case-insensitive", "search_documents", map[string]any{"query": "token"}, false,
 				`4 hits in 2 of 3 docs for "token" (string, case-insensitive)` + "\n\n" +
-					"backend/auth (backend/auth.md) · tags: handbook, security\n" +
-					"L7 § _intro: Tokens in short.\n" +
-					"L9 § refresh-tokens: ## Refresh tokens\n" +
-					"L15 § refresh-tokens/rotation: Every refresh returns a NEW refresh token.\n\n" +
-					"guides/setup (guides/setup.md) · tags: handbook\n" +
-					"L3 § _intro: Clone the repo, then ask for a token."},
+					"backend/auth (backend/auth.md) ~43 tokens\n" +
+					"§ _intro L5–8 ~7 tokens\nL7: Tokens in short.\n" +
+					"§ refresh-tokens L9–15 ~24 tokens\nL9: ## Refresh tokens\n" +
+					"§ refresh-tokens/rotation L13–15 ~15 tokens\nL15: Every refresh returns a NEW refresh token.\n\n" +
+					"guides/setup (guides/setup.md) ~12 tokens\n" +
+					"§ _intro L1–3 ~12 tokens\nL3: Clone the repo, then ask for a token."},
+			{"context and whole_word", "search_documents", map[string]any{"query": "refresh", "whole_word": true, "context": 1}, false,
+				`2 hits in 1 of 3 docs for "refresh" (string, whole word, case-insensitive)` + "\n\n" +
+					"backend/auth (backend/auth.md) ~43 tokens\n" +
+					"§ _intro L5–8 ~7 tokens\nL8-\n§ refresh-tokens L9–15 ~24 tokens\nL9: ## Refresh tokens\nL10-\n" +
+					"§ refresh-tokens/rotation L13–15 ~15 tokens\nL14-\nL15: Every refresh returns a NEW refresh token."},
+			{"context out of range", "search_documents", map[string]any{"query": "x", "context": 99}, true, "'context' must be 0 to 20 lines, got 99"},
 			{"regex, case-sensitive, root", "search_documents",
 				map[string]any{"query": `^#+ [A-Z]`, "mode": "regex", "case_sensitive": true, "root": "backend"}, false,
 				`3 hits in 1 of 1 doc for "^#+ [A-Z]" (regex, case-sensitive)` + "\n\n" +
-					"backend/auth (backend/auth.md) · tags: handbook, security\n" +
-					"L5 § _intro: # Auth\nL9 § refresh-tokens: ## Refresh tokens\nL13 § refresh-tokens/rotation: ### Rotation"},
+					"backend/auth (backend/auth.md) ~43 tokens\n" +
+					"§ _intro L5–8 ~7 tokens\nL5: # Auth\n§ refresh-tokens L9–15 ~24 tokens\nL9: ## Refresh tokens\n§ refresh-tokens/rotation L13–15 ~15 tokens\nL13: ### Rotation"},
 			{"max_results cut", "search_documents", map[string]any{"query": "token", "max_results": 1}, false,
 				`4 hits in 2 of 3 docs for "token" (string, case-insensitive)` + "\n\n" +
-					"backend/auth (backend/auth.md) · tags: handbook, security\n" +
-					"L7 § _intro: Tokens in short.\n\n" +
+					"backend/auth (backend/auth.md) ~43 tokens\n" +
+					"§ _intro L5–8 ~7 tokens\nL7: Tokens in short.\n\n" +
 					"… 3 more hits in 2 docs not shown (max_results=1): narrow root, tags or the query, or raise max_results"},
 			{"tags and depth", "search_documents", map[string]any{"query": "the", "tags": []string{"handbook"}, "depth": 1}, false,
 				`1 hit in 1 of 1 doc for "the" (string, case-insensitive)` + "\n\n" +
-					"index (index.md) · tags: handbook\nL6 § _intro: Where the team writes things down."},
+					"index (index.md) ~18 tokens · tags: handbook\n§ _intro L4–6 ~12 tokens\nL6: Where the team writes things down."},
 			{"frontmatter is not searched", "search_documents", map[string]any{"query": "validation"}, false,
 				`No hits for "validation" in 3 docs (string, case-insensitive).`},
 			{"invalid regex", "search_documents", map[string]any{"query": "a(", "mode": "regex"}, true,

@@ -19,12 +19,15 @@ import (
 	"github.com/librarian/librarian/domain"
 )
 
-// Instructions tell agents how to use the library tools (seed 000's
-// suggested CLAUDE.md line, as the server's own words).
-const Instructions = "Project knowledge lives in this library. Browse with `list_documents` " +
-	"(a tree of docs with token counts, summaries, tags and section outlines), or find lines with " +
-	"`search_documents`, then fetch everything relevant in ONE `get_documents` call, mixing docs, " +
-	"roots, sections and line ranges as needed. Request images only where the visual detail matters."
+// Instructions tell agents how to use the library tools: the cheapest path
+// to the lines that answer (measured in issue 9: searching first was
+// several times cheaper than browsing for a question with a name in it),
+// then seed 000's one get_documents call.
+const Instructions = "Project knowledge lives in this library. Cheapest path: for a name or an exact phrase, " +
+	"`search_documents` (`whole_word` for short names); for a question in words, `search_documents` with " +
+	"mode \"ranked\". Hits name each section with its line range and size: fetch exactly those sections or " +
+	"lines in ONE `get_documents` call. Browse with `list_documents` (folders with sizes; a doc id as `root` " +
+	"gives its outline) when you do not know what to look for. Request images only where the visual detail matters."
 
 // TSInstructions describe the librarian-ts tool set (seed 001's workflow).
 const TSInstructions = "Markdown documents organised by folder and tagged in frontmatter (tags are " +

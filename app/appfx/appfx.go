@@ -39,14 +39,15 @@ var Version = "0.1.0"
 // served tool set reads it and its root is missing (an engine-only server).
 func Module(s app.Settings, logger *slog.Logger) fx.Option {
 	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(), SectionIndexModule(s), fx.Provide(newLibrary))
-	if !s.NeedsLibrary() && CheckRoot(s) != nil {
+	if !s.NeedsLibrary() && EngineChoice(s) != app.EngineLocal && CheckRoot(s) != nil {
 		library = fx.Options()
 	}
 	return fx.Options(
 		fx.Supply(s, logger),
 		library,
-		EngineModule(),
+		EngineModule(s),
 		MCPModule(),
+		HTTPModule(),
 	)
 }
 
@@ -139,19 +140,29 @@ func SectionIndexModule(s app.Settings) fx.Option {
 
 func newLibrary(s app.Settings, logger *slog.Logger, src docindex.Source, p markdown.Parser, img imagestore.Store, ix sectionindex.Index) *app.Library {
 	l := app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens,
-		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands})
+		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands,
+		SearchTimeout: s.SearchTimeout})
 	l.UseIndex(ix, logger)
 	return l
 }
 
-// EngineModule provides the engine tools over seed 004's remote engine. It
-// is built only when something needs it (the engine tool set, or eval), and
-// building it contacts nothing.
-func EngineModule() fx.Option {
-	return fx.Module("engine",
-		fx.Provide(fx.Annotate(func(s app.Settings, logger *slog.Logger) (*httpretrieval.Engine, error) {
+// EngineModule provides the engine tools over the engine the settings
+// choose (EngineChoice): the local engine over the library, or seed 004's
+// remote engine. It is built only when something needs it (the engine tool
+// set, or eval), and building it contacts nothing.
+func EngineModule(s app.Settings) fx.Option {
+	var port fx.Option
+	switch EngineChoice(s) {
+	case app.EngineLocal:
+		port = fx.Provide(fx.Annotate(newLocalEngine, fx.As(new(retrieval.Engine))))
+	default:
+		port = fx.Provide(fx.Annotate(func(s app.Settings, logger *slog.Logger) (*httpretrieval.Engine, error) {
 			return httpretrieval.New(httpretrieval.Options{URL: s.EngineURL, Logger: logger})
-		}, fx.As(new(retrieval.Engine)))),
+		}, fx.As(new(retrieval.Engine))))
+	}
+	return fx.Module("engine",
+		port,
+		fx.Provide(NewEngineAPI),
 		fx.Provide(func(s app.Settings, port retrieval.Engine) *app.Engine {
 			return app.NewEngine(port, app.EngineConfig{URL: s.EngineURL, Project: s.EngineProject, Session: s.Session})
 		}),
@@ -169,9 +180,15 @@ type serverDeps struct {
 	Logger   *slog.Logger
 	Library  *app.Library `optional:"true"`
 	Engine   *app.Engine
+	Port     retrieval.Engine
 }
 
-func newMCPServer(d serverDeps) *mcp.Server {
+// newMCPServer is the stdio server: one session, the process's engine state.
+func newMCPServer(d serverDeps) *mcp.Server { return buildServer(d, d.Engine) }
+
+// buildServer registers the configured tool sets, the engine tools over
+// engine (whose session id and discuss threads are the session's state).
+func buildServer(d serverDeps, engine *app.Engine) *mcp.Server {
 	s := d.Settings
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger,
 		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"))})
@@ -182,7 +199,7 @@ func newMCPServer(d serverDeps) *mcp.Server {
 		mcpserver.AddTSTools(srv, d.Library, d.Logger)
 	}
 	if d.Settings.HasTools("engine") {
-		mcpserver.AddEngineTools(srv, d.Engine)
+		mcpserver.AddEngineTools(srv, engine)
 	}
 	return srv
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/librarian/librarian/adapters/cli"
 	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/app/appfx"
 )
 
@@ -42,29 +43,52 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if inv.Done {
 		return inv.ExitCode
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel(getenv("LIBRARIAN_LOG"))}))
+	serveHTTP := inv.Command == "serve" && inv.Settings.HTTP.Addr != ""
+	// Over HTTP the default level is info, for the access log; fx's own
+	// start-up lines stay at warn unless LIBRARIAN_LOG asks for more.
+	level, fxLevel := logLevel(getenv("LIBRARIAN_LOG"), serveHTTP), logLevel(getenv("LIBRARIAN_LOG"), false)
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	fxLogger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: fxLevel}))
 	// fx builds only what the command needs: eval needs no library, the
 	// other commands no engine unless the MCP server serves its tools.
 	var deps cli.Deps
 	var server *mcp.Server
+	var httpServer *mcpserver.HTTPServer
 	var targets []any
 	switch inv.Command {
 	case "eval":
-		targets = []any{&deps.Engine}
+		// No library and no engine named: nothing to ask (RunEval says so)
+		// rather than retrying seed 004's default URL for 14 s.
+		if s := inv.Settings; appfx.EngineChoice(s) == app.EngineLocal || s.EngineURL != "" || s.Engine != "" {
+			targets = []any{&deps.Engine}
+		}
+	case "gaps":
+		if appfx.EngineChoice(inv.Settings) == app.EngineLocal {
+			targets = []any{&deps.Engine}
+		}
 	case "serve":
 		targets = []any{&server}
+		if serveHTTP {
+			targets = []any{&httpServer}
+		}
 	default:
 		targets = []any{&deps.Library}
 	}
-	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" {
+	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" && inv.Command != "gaps" {
 		s := &inv.Settings
 		switch {
-		case inv.Command == "serve" && !s.RootGiven && s.ToolsDefaulted && s.HasTools("engine"):
+		case inv.Command == "serve" && !s.RootGiven && s.ToolsDefaulted && s.HasTools("engine") && s.Engine != app.EngineLocal:
 			// Seed 004's setup names only LIBRARIAN_URL: serve the engine
 			// tools alone rather than fail on a library nobody asked for.
 			logger.Warn("no library: serving the engine tools only", "err", err)
 			s.Tools = []string{"engine"}
 		case inv.Command != "serve" || s.NeedsLibrary():
+			fmt.Fprintln(stderr, "librarian:", err)
+			return 2
+		}
+	}
+	if serveHTTP {
+		if err := appfx.CheckHTTP(inv.Settings); err != nil {
 			fmt.Fprintln(stderr, "librarian:", err)
 			return 2
 		}
@@ -75,7 +99,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fxApp := fx.New(
 		appfx.Module(inv.Settings, logger),
 		fx.Populate(targets...),
-		fx.WithLogger(func() fxevent.Logger { return &fxevent.SlogLogger{Logger: logger} }),
+		fx.WithLogger(func() fxevent.Logger { return &fxevent.SlogLogger{Logger: fxLogger} }),
 	)
 	if err := fxApp.Err(); err != nil {
 		fmt.Fprintln(stderr, "librarian:", err)
@@ -84,12 +108,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	deps.Serve = func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 		return server.Run(ctx, &mcpserver.StdioTransport{In: in, Out: out, Logger: logger})
 	}
+	deps.ServeHTTP = func(ctx context.Context) error { return httpServer.ListenAndServe(ctx) }
 	return cli.Execute(ctx, inv, deps, stdin, stdout, stderr)
 }
 
-// logLevel reads LIBRARIAN_LOG (debug, info, warn, error); warn by default,
-// so fx's start-up chatter stays out of the way.
-func logLevel(v string) slog.Level {
+// logLevel reads LIBRARIAN_LOG (debug, info, warn, error); by default warn,
+// so fx's start-up chatter stays out of the way, or info over HTTP, for the
+// access log.
+func logLevel(v string, serveHTTP bool) slog.Level {
+	if v == "" && serveHTTP {
+		return slog.LevelInfo
+	}
 	switch strings.ToLower(v) {
 	case "debug":
 		return slog.LevelDebug
