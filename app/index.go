@@ -22,6 +22,8 @@ type indexState struct {
 
 	refreshMu sync.Mutex // one refresh at a time
 	loadMu    sync.Mutex // one read of the stored stamps
+	warmMu    sync.Mutex // one warming pass (warmFromIndex)
+	warmed    bool
 
 	mu      sync.Mutex
 	stamps  map[string]domain.Stamp // what the index holds, by path; nil until loaded
@@ -277,17 +279,13 @@ func (l *Library) KeepIndexed(ctx context.Context) {
 	if l.idx == nil {
 		return
 	}
-	warmed := false
 	for {
 		st, err := l.Refresh(ctx, nil)
-		if err == nil && !warmed {
+		if err == nil {
 			// After a restart the parses are in the index, not in memory:
-			// load them now, behind the calls, rather than in the first call
-			// that needs every doc (a common-word search).
-			warmed = true
-			if cat, err := l.Catalog(ctx); err == nil {
-				l.openAll(ctx, cat.Docs)
-			}
+			// load them now (once), behind the calls, rather than in the
+			// first call that needs every doc (a common-word search).
+			l.warmFromIndex(ctx)
 		}
 		switch {
 		case ctx.Err() != nil:
@@ -342,4 +340,68 @@ func (l *Library) fromIndex(ctx context.Context, path string, stamp domain.Stamp
 		return nil
 	}
 	return &parsedDoc{stamp: stamp, content: e.Content, structure: e.Structure, readAt: time.Now()}
+}
+
+// warmFromIndex loads, in one pass over the index, the parse of every doc
+// whose stored stamp is the catalog's, into the parse cache.
+func (l *Library) warmFromIndex(ctx context.Context) {
+	l.idx.warmMu.Lock()
+	defer l.idx.warmMu.Unlock()
+	if l.idx.warmed {
+		return
+	}
+	l.idx.warmed = true
+	cat, err := l.Catalog(ctx)
+	if err != nil {
+		return
+	}
+	current := make(map[string]domain.Stamp, len(cat.Docs))
+	for _, d := range cat.Docs {
+		current[d.Path] = d.Stamp
+	}
+	now := time.Now()
+	err = l.idx.ix.Entries(ctx, func(e sectionindex.Entry) error {
+		stamp, ok := current[e.Doc.Path]
+		if !ok || stamp == (domain.Stamp{}) || !stamp.Equal(e.Doc.Stamp) {
+			return nil // changed since, or stamped only on open: opened as usual
+		}
+		l.mu.Lock()
+		if l.cache[e.Doc.Path] == nil {
+			l.cache[e.Doc.Path] = &parsedDoc{stamp: stamp, content: e.Content, structure: e.Structure, readAt: now}
+		}
+		l.mu.Unlock()
+		return ctx.Err()
+	})
+	if err != nil && ctx.Err() == nil {
+		l.idx.log.Warn("section index: loading the parses failed; docs are opened one by one", "err", err.Error())
+	}
+}
+
+// warmThreshold is how many docs missing from the parse cache make a call
+// load them all from the index in one pass rather than one by one.
+const warmThreshold = 500
+
+// warmIfCold warms the parse cache from the index when most of docs are
+// not in it (a restart), so a call over many docs reads the index once.
+func (l *Library) warmIfCold(ctx context.Context, docs []domain.Document) {
+	if l.idx == nil || len(docs) < warmThreshold {
+		return
+	}
+	l.idx.warmMu.Lock()
+	warmed := l.idx.warmed
+	l.idx.warmMu.Unlock()
+	if warmed {
+		return
+	}
+	missing := 0
+	l.mu.Lock()
+	for _, d := range docs {
+		if l.cache[d.Path] == nil {
+			missing++
+		}
+	}
+	l.mu.Unlock()
+	if missing >= warmThreshold {
+		l.warmFromIndex(ctx)
+	}
 }

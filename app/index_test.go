@@ -94,6 +94,22 @@ func TestRefreshByStampsAndRestartFromTheIndex(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The indexer stores the names and links the domain extracts.
+			cat0, _ := l.Catalog(ctx)
+			names := 0
+			for _, d := range cat0.Docs {
+				e, err := l.Index().Entry(ctx, d.Path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				names += len(e.Names)
+			}
+			if names == 0 {
+				t.Errorf("no names stored for %d docs", len(cat0.Docs))
+			}
+			if hits, _ := l.Index().Names(ctx, "rotation", 5); len(hits) == 0 {
+				t.Errorf("Names(rotation): nothing; the auth doc has a Rotation heading")
+			}
 			if st, _ := l.Refresh(ctx, nil); st.Parsed != 0 || st.Removed != 0 {
 				t.Errorf("refresh of an unchanged library %+v, want nothing parsed", st)
 			}

@@ -199,6 +199,7 @@ func (l *Library) prune(cat *domain.Catalog) {
 // openAll opens docs in parallel, keeping their order. A doc that cannot be
 // opened has a nil entry and its error in errs.
 func (l *Library) openAll(ctx context.Context, docs []domain.Document) ([]*parsedDoc, []error) {
+	l.warmIfCold(ctx, docs)
 	out := make([]*parsedDoc, len(docs))
 	errs := make([]error, len(docs))
 	workers := runtime.GOMAXPROCS(0) * 2

@@ -128,6 +128,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 		return "", err
 	}
 	skip := l.indexSkips(ctx, docs, m.candidateQuery(req.Query))
+	if skip == nil {
+		l.warmIfCold(ctx, docs) // every doc is scanned: load them in one pass
+	}
 
 	// The count stops at the call's time limit, and the answer says what
 	// it searched; or when the client cancels or the session ends (parent).

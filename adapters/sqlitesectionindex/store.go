@@ -75,6 +75,36 @@ func (ix *Index) Entry(ctx context.Context, path string) (sectionindex.Entry, er
 	if err != nil {
 		return e, fmt.Errorf("section index entry %s: %w", path, err)
 	}
+	if err := decodeEntry(&e, doc, structure, names, links); err != nil {
+		return e, fmt.Errorf("section index entry %s: %w", path, err)
+	}
+	return e, nil
+}
+
+// Entries streams every stored doc in path order.
+func (ix *Index) Entries(ctx context.Context, fn func(sectionindex.Entry) error) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT doc, content, structure, names, links FROM docs ORDER BY path`)
+	if err != nil {
+		return fmt.Errorf("section index entries: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var doc, structure, names, links []byte
+		var e sectionindex.Entry
+		if err := rows.Scan(&doc, &e.Content, &structure, &names, &links); err != nil {
+			return fmt.Errorf("section index entries: %w", err)
+		}
+		if err := decodeEntry(&e, doc, structure, names, links); err != nil {
+			return fmt.Errorf("section index entries: %w", err)
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func decodeEntry(e *sectionindex.Entry, doc, structure, names, links []byte) error {
 	if e.Content == nil {
 		e.Content = []byte{}
 	}
@@ -83,10 +113,10 @@ func (ix *Index) Entry(ctx context.Context, path string) (sectionindex.Entry, er
 		v   any
 	}{{doc, &e.Doc}, {structure, &e.Structure}, {names, &e.Names}, {links, &e.Links}} {
 		if err := json.Unmarshal(f.raw, f.v); err != nil {
-			return e, fmt.Errorf("section index entry %s: %w", path, err)
+			return fmt.Errorf("%s: %w", e.Doc.Path, err)
 		}
 	}
-	return e, nil
+	return nil
 }
 
 // Apply writes u in one transaction: readers see the state before or after

@@ -71,6 +71,12 @@ type Store interface {
 	// root). A path the index does not hold wraps ErrNotIndexed.
 	Entry(ctx context.Context, path string) (Entry, error)
 
+	// Entries calls fn with every stored document, in path order, as Entry
+	// returns them, stopping at fn's first error (which it returns): one
+	// pass to load a whole library after a restart, where a call per doc
+	// would cost a round trip each.
+	Entries(ctx context.Context, fn func(Entry) error) error
+
 	// Apply writes one batch of changes.
 	Apply(ctx context.Context, u Update) error
 

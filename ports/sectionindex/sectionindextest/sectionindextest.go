@@ -333,6 +333,23 @@ func testPut(t *testing.T, ix sectionindex.Index) {
 			t.Errorf("Entry: %v", err)
 		}
 	}
+	// Entries streams the same entries, in path order.
+	var streamed []string
+	err := ix.Entries(context.Background(), func(e sectionindex.Entry) error {
+		streamed = append(streamed, e.Doc.Path)
+		if err := sameEntry(e, byPath[e.Doc.Path]); err != nil {
+			t.Errorf("Entries: %v", err)
+		}
+		return nil
+	})
+	if err != nil || !slices.Equal(streamed, want) {
+		t.Errorf("Entries streamed %q (%v), want %q", streamed, err, want)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := ix.Entries(context.Background(), func(sectionindex.Entry) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Errorf("Entries after fn's error: %v, %d calls; want fn's error after one call", err, n)
+	}
 	// A second batch adds to the first.
 	more := MarkdownEntry("z.md", "Zed", nil, "# Zed\n")
 	apply(t, ix, sectionindex.Update{Put: []sectionindex.Entry{more}})
