@@ -1,0 +1,119 @@
+// The librarian-ts searchDocuments tool: seed 001's search, body by body.
+
+package app
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// TSSearchDocuments answers searchDocuments: the docs of a folder whose body
+// matches the query.
+func (l *Library) TSSearchDocuments(ctx context.Context, req TSSearchRequest) (string, error) {
+	if err := checkQuery(req.Query); err != nil {
+		return "", err
+	}
+	pattern, err := tsPattern(req.Query, req.Mode, req.CaseSensitive)
+	if err != nil {
+		return "", err
+	}
+	docs, err := l.tsScope(ctx, req.Directory, req.Tags, req.Depth)
+	if err != nil {
+		return "", err
+	}
+	plain := make([]domain.Document, len(docs))
+	for i, d := range docs {
+		plain[i] = d.doc
+	}
+	if skip := l.indexSkips(ctx, plain, tsCandidateQuery(req.Query, req.Mode, req.CaseSensitive)); skip != nil {
+		kept := docs[:0:0]
+		for i, d := range docs {
+			if !skip[i] {
+				kept = append(kept, d)
+			}
+		}
+		docs = kept
+	}
+	opened, err := l.tsOpen(ctx, docs)
+	if err != nil {
+		return "", err
+	}
+	match := tsMatcher(pattern, req.Query, req.Mode, req.CaseSensitive)
+	// The match is bounded like search_documents' scan: a time limit, and
+	// the client's cancel or the session's end, checked between docs and
+	// inside a long one.
+	limited, cancel := context.WithTimeoutCause(ctx, l.searchTimeout(), errSearchTimeLimit)
+	defer cancel()
+	hits := opened[:0]
+	for i, d := range opened {
+		if limited.Err() != nil {
+			break
+		}
+		if match(limited, d.body) {
+			hits = append(hits, d)
+		}
+		if limited.Err() != nil && ctx.Err() == nil {
+			return "", fmt.Errorf("%w: searchDocuments stopped at its time limit (%s) after %d of %d documents: narrow query, directory, tags or depth",
+				context.DeadlineExceeded, l.searchTimeout(), i, len(opened))
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if !req.IncludeContents {
+		return l.tsRenderList(hits, "Narrow query, directory, tags or depth."), nil
+	}
+	return l.tsRenderContents(hits, "Narrow query, directory, tags or depth, or fetch them with getDocuments:"), nil
+}
+
+// tsMatcher is how a body is tested: a literal query (string mode, or a
+// regex RE2 rejects) with strings.Contains or, ignoring case,
+// domain.ContainsFold (the same Unicode simple folding as (?i), with no
+// regexp); a regex with pattern, stopping (no match) when ctx is done
+// during a long body.
+func tsMatcher(pattern *regexp.Regexp, query, mode string, caseSensitive bool) func(context.Context, string) bool {
+	flags := "(?i)"
+	if caseSensitive {
+		flags = ""
+	}
+	// tsPattern quotes a literal; a regex without metacharacters is one too.
+	literal := pattern.String() == flags+regexp.QuoteMeta(query)
+	switch {
+	case !literal:
+		return newTSRegexMatcher(pattern).match
+	case caseSensitive:
+		return func(_ context.Context, body string) bool { return strings.Contains(body, query) }
+	default:
+		return func(_ context.Context, body string) bool { return domain.ContainsFold(body, query) }
+	}
+}
+
+// tsPattern compiles a search query. A literal query, or a regex RE2
+// rejects, is searched for as a literal; both are case-insensitive unless
+// caseSensitive. As in the original (JavaScript, no 'm' or 's' flag), '^'
+// and '$' anchor to the whole body and '.' does not match '\n'.
+func tsPattern(query, mode string, caseSensitive bool) (*regexp.Regexp, error) {
+	flags := "(?i)"
+	if caseSensitive {
+		flags = ""
+	}
+	switch mode {
+	case "", "string":
+	case "regex":
+		if re, err := regexp.Compile(flags + query); err == nil {
+			return re, nil
+		}
+	default:
+		return nil, fmt.Errorf("%w: 'mode' must be \"string\" or \"regex\", got %q", domain.ErrInvalidArgument, mode)
+	}
+	re, err := regexp.Compile(flags + regexp.QuoteMeta(query))
+	if err != nil {
+		// Only a query that is not UTF-8 gets here.
+		return nil, fmt.Errorf("%w: 'query' cannot be searched for: %v", domain.ErrInvalidArgument, err)
+	}
+	return re, nil
+}
