@@ -67,9 +67,11 @@ type RankedSection struct {
 	Start     int    // the section's first line
 	End       int    // its last line
 	Score     float64
-	// Terms are the query's terms as the index matched them (stemmed,
-	// lower case), so a caller can pick the section's best lines.
-	Terms []string
+	// Lines are the section's best-matching lines (the file's own line
+	// numbers, within Start..End), best first, at most three: the index
+	// knows how it tokenized and stemmed, so it picks them, and a caller
+	// can quote them without re-implementing the index's analysis.
+	Lines []int
 }
 
 // IndexStatus is what a section index reports of itself.

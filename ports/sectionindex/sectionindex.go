@@ -87,10 +87,14 @@ type Searcher interface {
 	// candidate and paths is nil.
 	Candidates(ctx context.Context, q domain.CandidateQuery) (paths []string, all bool, err error)
 
-	// Ranked returns up to q.Limit sections, best first, for a query in
-	// words (BM25: the doc title and the section's heading path weigh above
-	// its body; code identifiers are a column of their own, matched whole
-	// and by their parts; English stemming).
+	// Ranked returns up to q.Limit sections, best first (Score higher is
+	// better), for a query in words (BM25: the doc title and the section's
+	// heading path weigh above its body; code identifiers are a column of
+	// their own, matched whole and by their parts; English stemming). A
+	// section is matched by its own text: its lines before its first
+	// subsection, so a parent never repeats its children's hits. Any text
+	// is a valid query (search syntax is not interpreted); one with no
+	// searchable word answers nothing.
 	Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.RankedSection, error)
 }
 
