@@ -1,0 +1,281 @@
+package localretrieval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/sectionindex"
+)
+
+// passage is one section quoted in an answer: where it is and its best
+// lines, as the file's own lines.
+type passage struct {
+	DocID, Path, SectionID, Heading string
+	Start, End                      int
+	Tokens                          int
+	Score                           float64
+	Quote                           []quotedLine
+}
+
+type quotedLine struct {
+	N    int
+	Text string
+}
+
+// How much an answer quotes.
+const (
+	askPassages       = 3
+	maxQuoteLines     = 8
+	maxQuotedLineLen  = 300
+	weakPassageFactor = 0.35 // a passage scoring under this share of the best one is left out
+)
+
+// Ask implements retrieval.Answerer: the few sections that answer best,
+// trimmed to their best lines, and what agents told that matches. With a
+// history (librarian_discuss), the last questions asked carry the topic:
+// the search reads the message together with them.
+func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswer, error) {
+	query := strings.TrimSpace(q.Query)
+	if err := checkText("query", query, MaxQueryBytes, "ask a question"); err != nil {
+		return domain.EngineAnswer{}, err
+	}
+	for i, t := range q.History {
+		if t.Role != "user" && t.Role != "assistant" {
+			return domain.EngineAnswer{}, invalid("history[%d].role is %q: it is \"user\" or \"assistant\"", i, t.Role)
+		}
+	}
+	if err := e.prepare(ctx); err != nil {
+		return domain.EngineAnswer{}, err
+	}
+	g, err := e.guidanceFor(ctx, q.Tags.Session)
+	if err != nil {
+		return domain.EngineAnswer{}, err
+	}
+	excludes, _ := domain.ParseExcludes(g.Exclude)
+	kind, text, topic := "ask", query, topicOf(q.History)
+	if len(q.History) > 0 {
+		kind = "discuss"
+		if topic != "" {
+			text = query + " " + topic
+		}
+	}
+	ps, excluded, err := e.passages(ctx, text, askPassages, excludes)
+	if err != nil {
+		return domain.EngineAnswer{}, err
+	}
+	told, err := e.toldFor(ctx, text, 3)
+	if err != nil {
+		return domain.EngineAnswer{}, err
+	}
+	var b strings.Builder
+	if topic != "" {
+		fmt.Fprintf(&b, "(discussion: read together with the earlier question %q)\n", domain.OneLine(topic, 120))
+	}
+	renderPassages(&b, query, ps, told, excluded)
+	var served []string
+	for _, p := range ps {
+		served = append(served, fmt.Sprintf("%s § %s L%d-%d", p.Path, p.SectionID, p.Start, p.End))
+	}
+	for _, k := range told {
+		served = append(served, fmt.Sprintf("tell #%d", k.ID))
+	}
+	e.log(ctx, kind, query, q.Tags, served, g, excluded, Provider)
+	return domain.EngineAnswer{Text: strings.TrimRight(b.String(), "\n"), Provider: Provider}, nil
+}
+
+// topicOf is what the discussion was about: the last two questions the
+// user asked, newest first.
+func topicOf(history []domain.Turn) string {
+	var parts []string
+	for i := len(history) - 1; i >= 0 && len(parts) < 2; i-- {
+		if history[i].Role == "user" && strings.TrimSpace(history[i].Content) != "" {
+			parts = append(parts, domain.OneLine(history[i].Content, 300))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// passages returns up to n sections answering text, best first, leaving
+// out the excluded ones (counted) and any much weaker than the best.
+func (e *Engine) passages(ctx context.Context, text string, n int, excludes domain.Excludes) ([]passage, int, error) {
+	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text, Limit: 4 * n})
+	if err != nil {
+		return nil, 0, fmt.Errorf("index ranked search: %w", err)
+	}
+	var out []passage
+	excluded := 0
+	perDoc := map[string]int{}
+	entries := map[string]sectionindex.Entry{}
+	for _, s := range secs {
+		if excludes.Match(s.Path) != "" {
+			excluded++
+			continue
+		}
+		if len(out) == n || len(out) > 0 && s.Score < out[0].Score*weakPassageFactor || perDoc[s.Path] == 2 {
+			continue
+		}
+		ent, ok := entries[s.Path]
+		if !ok {
+			if ent, err = e.ix.Entry(ctx, s.Path); err != nil {
+				continue
+			}
+			entries[s.Path] = ent
+		}
+		perDoc[s.Path]++
+		out = append(out, quote(ent, s))
+	}
+	return out, excluded, nil
+}
+
+// quote builds the passage of section s: its best lines with a line of
+// context each side, within the section, at most maxQuoteLines.
+func quote(ent sectionindex.Entry, s domain.RankedSection) passage {
+	lines := strings.Split(string(ent.Content), "\n")
+	p := passage{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
+	if p.DocID == "" {
+		p.DocID = s.Path
+	}
+	bytes := 0
+	for n := s.Start; n <= s.End && n <= len(lines); n++ {
+		bytes += len(lines[n-1]) + 1
+	}
+	p.Tokens = domain.EstimateTokens(int64(bytes))
+	for _, sec := range ent.Structure.Sections {
+		if sec.ID == s.SectionID {
+			p.Heading = sec.Heading
+		}
+	}
+	best := s.Lines
+	if len(best) == 0 { // the index gave none: the section's first lines of text
+		for n := s.Start + 1; n <= s.End && n <= len(lines) && len(best) < 2; n++ {
+			if strings.TrimSpace(lines[n-1]) != "" {
+				best = append(best, n)
+			}
+		}
+	}
+	want := map[int]bool{}
+	for _, n := range best {
+		for _, m := range []int{n, n - 1, n + 1} {
+			if m >= s.Start && m <= s.End && m >= 1 && m <= len(lines) && (m == n || strings.TrimSpace(lines[m-1]) != "") {
+				want[m] = true
+			}
+		}
+		if len(want) >= maxQuoteLines {
+			break
+		}
+	}
+	nums := make([]int, 0, len(want))
+	for n := range want {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	if len(nums) > maxQuoteLines {
+		nums = nums[:maxQuoteLines]
+	}
+	for _, n := range nums {
+		text := strings.TrimRight(lines[n-1], "\r")
+		if len(text) > maxQuotedLineLen {
+			cut := maxQuotedLineLen
+			for cut > 0 && text[cut]&0xC0 == 0x80 {
+				cut--
+			}
+			text = text[:cut] + "…"
+		}
+		p.Quote = append(p.Quote, quotedLine{N: n, Text: text})
+	}
+	return p
+}
+
+// toldFor returns up to n told records matching text, best first.
+func (e *Engine) toldFor(ctx context.Context, text string, n int) ([]domain.Knowledge, error) {
+	all, err := e.journal.Knowledge(ctx, domain.KnowledgeTold, 2000)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	terms := queryTerms(text, 32)
+	type scored struct {
+		k     domain.Knowledge
+		score float64
+	}
+	var hits []scored
+	need := 0.34
+	if len(terms) <= 2 {
+		need = 0.5
+	}
+	for _, k := range all {
+		// The subject weighs double: a told record is about its subject.
+		score := (2*termScore(terms, k.Subject) + termScore(terms, k.Subject+" "+k.Text)) / 3
+		if termScore(terms, k.Subject+" "+k.Text) >= need {
+			hits = append(hits, scored{k, score})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
+	var out []domain.Knowledge
+	for i := 0; i < len(hits) && i < n; i++ {
+		out = append(out, hits[i].k)
+	}
+	return out, nil
+}
+
+// selector is a ready get_documents selector for a passage's section.
+func selector(docID, sectionID string) string {
+	return fmt.Sprintf(`{"doc": %s, "sections": [%s]}`, jsonString(docID), jsonString(sectionID))
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
+}
+
+const timeLayout = "2006-01-02 15:04:05 UTC"
+
+func renderPassages(b *strings.Builder, query string, ps []passage, told []domain.Knowledge, excluded int) {
+	if len(ps) == 0 {
+		fmt.Fprintf(b, "The library has no section that answers %q.\n", domain.OneLine(query, 200))
+		if len(told) == 0 {
+			b.WriteString("If it should, report it with librarian_gap (subject, missing).\n")
+		}
+	} else {
+		fmt.Fprintf(b, "From the library, best first (the docs' own lines):\n")
+	}
+	var sels []string
+	for i, p := range ps {
+		head := ""
+		if p.Heading != "" {
+			head = fmt.Sprintf(" %q", p.Heading)
+		}
+		fmt.Fprintf(b, "\n[%d] %s (%s) § %s%s · L%d–%d · ~%d tokens\n", i+1, p.DocID, p.Path, p.SectionID, head, p.Start, p.End, p.Tokens)
+		for _, l := range p.Quote {
+			fmt.Fprintf(b, "  L%d: %s\n", l.N, l.Text)
+		}
+		sel := selector(p.DocID, p.SectionID)
+		sels = append(sels, sel)
+		fmt.Fprintf(b, "  more: get_documents %s\n", sel)
+	}
+	if len(told) > 0 {
+		b.WriteString("\nTold by agents (not in the docs):\n")
+		for _, k := range told {
+			writeTold(b, k)
+		}
+	}
+	if excluded == 1 {
+		b.WriteString("\n(1 section excluded by this session's guidance)\n")
+	} else if excluded > 1 {
+		fmt.Fprintf(b, "\n(%d sections excluded by this session's guidance)\n", excluded)
+	}
+	if len(sels) > 1 {
+		fmt.Fprintf(b, "\nAll of them in one call: get_documents [%s]\n", strings.Join(sels, ", "))
+	}
+}
+
+func writeTold(b *strings.Builder, k domain.Knowledge) {
+	who := k.Tags.Caller
+	if who == "" {
+		who = "session " + k.Tags.Session
+	}
+	fmt.Fprintf(b, "- [tell #%d] %s: %s (told by %s, %s)\n", k.ID, domain.OneLine(k.Subject, 200), domain.OneLine(k.Text, 600), who, k.At.UTC().Format(timeLayout))
+}

@@ -1,0 +1,162 @@
+package localretrieval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// The briefing's size: what it lists and the token budget of its text.
+const (
+	BriefTokens      = 1500
+	briefSections    = 24
+	briefDocs        = 8
+	briefDocSections = 3
+	briefReadFirst   = 3
+	briefTermChecks  = 12
+)
+
+// Brief implements retrieval.Answerer: what the library has on the task
+// (docs and their best sections, by relevance, with sizes), what to read
+// first as one get_documents call, what agents told about it, and the
+// task's words the library has nothing on; at most BriefTokens tokens.
+func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineAnswer, error) {
+	task := strings.TrimSpace(q.Task)
+	if err := checkText("task", task, MaxQueryBytes, "say what you are about to do"); err != nil {
+		return domain.EngineAnswer{}, err
+	}
+	if err := e.prepare(ctx); err != nil {
+		return domain.EngineAnswer{}, err
+	}
+	g, err := e.guidanceFor(ctx, q.Tags.Session)
+	if err != nil {
+		return domain.EngineAnswer{}, err
+	}
+	excludes, _ := domain.ParseExcludes(g.Exclude)
+	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: task, Limit: briefSections})
+	if err != nil {
+		return domain.EngineAnswer{}, fmt.Errorf("index ranked search: %w", err)
+	}
+	type docHits struct {
+		doc  domain.Document
+		secs []domain.RankedSection
+	}
+	var docs []*docHits
+	byPath := map[string]*docHits{}
+	excluded := 0
+	for _, s := range secs {
+		if excludes.Match(s.Path) != "" {
+			excluded++
+			continue
+		}
+		d := byPath[s.Path]
+		if d == nil {
+			doc, ok := e.docByPath(ctx, s.Path)
+			if !ok {
+				doc = domain.Document{ID: s.Path, Path: s.Path}
+			}
+			d = &docHits{doc: doc}
+			byPath[s.Path] = d
+			docs = append(docs, d)
+		}
+		d.secs = append(d.secs, s)
+	}
+	missing, err := e.missingTerms(ctx, task)
+	if err != nil {
+		return domain.EngineAnswer{}, err
+	}
+	told, err := e.toldFor(ctx, task, 3)
+	if err != nil {
+		return domain.EngineAnswer{}, err
+	}
+
+	var b strings.Builder
+	budget := BriefTokens * 4 // bytes
+	fmt.Fprintf(&b, "Brief for %q (from the library, by relevance):\n", domain.OneLine(task, 200))
+	if len(docs) == 0 {
+		b.WriteString("\nThe library has nothing on this task.\n")
+	} else {
+		b.WriteString("\nWhat the library has:\n")
+	}
+	var readFirst []string
+	var served []string
+	shown := 0
+	for i, d := range docs {
+		if i == briefDocs || b.Len() > budget*3/4 {
+			break
+		}
+		shown++
+		served = append(served, d.doc.Path)
+		tokens := d.doc.Tokens
+		if !d.doc.HasTokens {
+			tokens = domain.EstimateTokens(d.doc.Stamp.Size)
+		}
+		line := fmt.Sprintf("%d. %s (%s) ~%d tokens", i+1, d.doc.ID, d.doc.Path, tokens)
+		if d.doc.Title != "" {
+			line += ": " + domain.OneLine(d.doc.Title, 100)
+		}
+		if d.doc.Summary != "" {
+			line += " — " + domain.OneLine(d.doc.Summary, 160)
+		}
+		b.WriteString(line + "\n")
+		var parts []string
+		for j, s := range d.secs {
+			if j == briefDocSections {
+				break
+			}
+			parts = append(parts, fmt.Sprintf("§ %s L%d–%d", s.SectionID, s.Start, s.End))
+		}
+		b.WriteString("   " + strings.Join(parts, " · ") + "\n")
+	}
+	for _, s := range secs {
+		if len(readFirst) == briefReadFirst {
+			break
+		}
+		if excludes.Match(s.Path) == "" {
+			readFirst = append(readFirst, selector(byPath[s.Path].doc.ID, s.SectionID))
+		}
+	}
+	if more := len(docs) - shown; more > 0 {
+		fmt.Fprintf(&b, "(%d more docs match; narrow the task, or ask about one part with librarian_ask)\n", more)
+	}
+	if len(readFirst) > 0 {
+		fmt.Fprintf(&b, "\nRead first: get_documents [%s]\n", strings.Join(readFirst, ", "))
+	}
+	if len(told) > 0 {
+		b.WriteString("\nTold by agents (not in the docs):\n")
+		for _, k := range told {
+			var one strings.Builder
+			writeTold(&one, k)
+			if b.Len()+one.Len() > budget {
+				break
+			}
+			b.WriteString(one.String())
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(&b, "\nNothing in the library on: %s\n", strings.Join(missing, ", "))
+	}
+	if excluded > 0 {
+		fmt.Fprintf(&b, "\n(%d sections excluded by this session's guidance)\n", excluded)
+	}
+	e.log(ctx, "brief", task, q.Tags, served, g, excluded, Provider)
+	return domain.EngineAnswer{Text: strings.TrimRight(b.String(), "\n"), Provider: Provider}, nil
+}
+
+// missingTerms are the task's words that no section of the library
+// matches (each searched alone, stemmed as the index stems).
+func (e *Engine) missingTerms(ctx context.Context, task string) ([]string, error) {
+	var missing []string
+	for _, t := range queryTerms(task, briefTermChecks) {
+		hits, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: t, Limit: 1})
+		if err != nil {
+			return nil, fmt.Errorf("index ranked search: %w", err)
+		}
+		if len(hits) == 0 {
+			missing = append(missing, t)
+		}
+	}
+	return missing, nil
+}

@@ -1,0 +1,234 @@
+// Package localretrieval is the retrieval port answered on this machine,
+// over the library itself: seed 004's ten operations from the section index
+// (ranked sections, names defined in the docs, links between docs) and the
+// journal (told knowledge, gaps, guidance, the session log). It needs no
+// model and no network: answers are extractive (the library's own lines,
+// each with its doc, section, line range and a ready get_documents
+// selector), never generated.
+package localretrieval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/docindex"
+	"github.com/librarian/librarian/ports/journal"
+	"github.com/librarian/librarian/ports/retrieval"
+	"github.com/librarian/librarian/ports/sectionindex"
+)
+
+// Provider is the `provider` of every answer: the local, extractive engine.
+const Provider = "librarian-local"
+
+// Source is the `source` of every locate answer.
+const Source = "index"
+
+// Options are what the engine reads from.
+type Options struct {
+	// Index is the section index over the library (required).
+	Index sectionindex.Index
+	// Journal keeps what agents tell, the gaps they report, guidance and
+	// the session log (required).
+	Journal journal.Journal
+	// Library, when set, gives the files' current stamps: a hit in a file
+	// changed since it was indexed is `stale`, and status counts the files
+	// changed since the index was built.
+	Library docindex.Source
+	// Refresh, when set, brings the index up to date with the library; it
+	// is called before each read of the index (it should be cheap when
+	// nothing changed). Its failure is logged in the answer, not fatal:
+	// the index as it is still answers.
+	Refresh func(ctx context.Context) error
+	// GuidanceTTL is how long guidance applies: 0 means 12 hours.
+	GuidanceTTL time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Engine is the local retrieval engine. Safe for concurrent use.
+type Engine struct {
+	ix      sectionindex.Index
+	journal journal.Journal
+	library docindex.Source
+	refresh func(ctx context.Context) error
+	ttl     time.Duration
+	now     func() time.Time
+
+	mu       sync.Mutex
+	cat      *domain.Catalog // the index's catalog, as of catBuilt
+	catKey   domain.IndexStatus
+	catByID  map[string]domain.Document
+	catByKey map[string]domain.Document // by path, path without .md, lower-case id
+}
+
+var _ retrieval.Engine = (*Engine)(nil)
+
+// New returns the engine over o.
+func New(o Options) (*Engine, error) {
+	if o.Index == nil || o.Journal == nil {
+		return nil, errors.New("localretrieval: an index and a journal are required")
+	}
+	ttl := o.GuidanceTTL
+	if ttl <= 0 {
+		ttl = 12 * time.Hour
+	}
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Engine{ix: o.Index, journal: o.Journal, library: o.Library, refresh: o.Refresh, ttl: ttl, now: now}, nil
+}
+
+// Limits on what one call may ask.
+const (
+	// MaxQueryBytes bounds a query, a task, a message, a subject.
+	MaxQueryBytes = 8 << 10
+	// MaxInfoBytes bounds what one tell, gap or guidance text may store.
+	MaxInfoBytes = 32 << 10
+	// MaxLocateLimit caps locate's limit; DefaultLocateLimit is seed 004's.
+	MaxLocateLimit     = 100
+	DefaultLocateLimit = 10
+	// MaxLogRows caps one session_log answer.
+	MaxLogRows = 1000
+)
+
+// invalid is the caller's mistake, named with the field and what to do.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", domain.ErrInvalidArgument, fmt.Sprintf(format, args...))
+}
+
+// checkText checks a required text field: not blank, not over max bytes.
+func checkText(field, value string, max int, hint string) error {
+	switch {
+	case strings.TrimSpace(value) == "":
+		return invalid("'%s' is empty: %s", field, hint)
+	case len(value) > max:
+		return invalid("'%s' is %d bytes, over the %d-byte limit: %s", field, len(value), max, "say it in fewer words")
+	}
+	return nil
+}
+
+// prepare refreshes the index when the engine was given a way to.
+func (e *Engine) prepare(ctx context.Context) error {
+	if e.refresh == nil {
+		return nil
+	}
+	if err := e.refresh(ctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("refreshing the index: %w", err)
+	}
+	return nil
+}
+
+// catalog returns the index's catalog, read again only when the index's
+// status (doc count, build time) changed since the last read, or an update
+// might have happened (a refresh ran).
+func (e *Engine) catalog(ctx context.Context) (*domain.Catalog, error) {
+	st, err := e.ix.Status(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("index status: %w", err)
+	}
+	e.mu.Lock()
+	if e.cat != nil && e.catKey == st {
+		cat := e.cat
+		e.mu.Unlock()
+		return cat, nil
+	}
+	e.mu.Unlock()
+	cat, err := e.ix.Catalog(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("index catalog: %w", err)
+	}
+	byID := make(map[string]domain.Document, len(cat.Docs))
+	byKey := make(map[string]domain.Document, 3*len(cat.Docs))
+	for _, d := range cat.Docs {
+		byID[d.ID] = d
+		byKey[d.Path] = d
+		byKey[strings.TrimSuffix(d.Path, ".md")] = d
+		if _, taken := byKey[strings.ToLower(d.ID)]; !taken {
+			byKey[strings.ToLower(d.ID)] = d
+		}
+	}
+	e.mu.Lock()
+	e.cat, e.catKey, e.catByID, e.catByKey = cat, st, byID, byKey
+	e.mu.Unlock()
+	return cat, nil
+}
+
+// invalidateCatalog makes the next catalog call read the index again.
+func (e *Engine) invalidateCatalog() {
+	e.mu.Lock()
+	e.cat = nil
+	e.mu.Unlock()
+}
+
+// docByPath returns the catalog's doc at path.
+func (e *Engine) docByPath(ctx context.Context, path string) (domain.Document, bool) {
+	if _, err := e.catalog(ctx); err != nil {
+		return domain.Document{}, false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d, ok := e.catByKey[path]
+	return d, ok && d.Path == path
+}
+
+// findDoc resolves an entry id: a doc id, a doc path, a path without .md,
+// or an id in another case.
+func (e *Engine) findDoc(ctx context.Context, id string) (domain.Document, bool, error) {
+	if _, err := e.catalog(ctx); err != nil {
+		return domain.Document{}, false, err
+	}
+	id = strings.TrimSpace(id)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if d, ok := e.catByID[id]; ok {
+		return d, true, nil
+	}
+	for _, k := range []string{id, strings.TrimPrefix(id, "/"), strings.ToLower(id)} {
+		if d, ok := e.catByKey[k]; ok {
+			return d, true, nil
+		}
+	}
+	return domain.Document{}, false, nil
+}
+
+// docID is the id of the doc at path, or the path when the catalog does
+// not know it.
+func (e *Engine) docID(ctx context.Context, path string) string {
+	if d, ok := e.docByPath(ctx, path); ok {
+		return d.ID
+	}
+	return path
+}
+
+// guidanceFor returns the session's guidance in force (zero when none).
+func (e *Engine) guidanceFor(ctx context.Context, session string) (domain.SessionGuidance, error) {
+	if session == "" {
+		return domain.SessionGuidance{}, nil
+	}
+	g, ok, err := e.journal.CurrentGuidance(ctx, session, e.now())
+	if err != nil || !ok {
+		return domain.SessionGuidance{}, err
+	}
+	return g, nil
+}
+
+// log records one interaction; a failure to log never fails the answer it
+// logs (the answer was given), so it is dropped.
+func (e *Engine) log(ctx context.Context, kind, query string, tags domain.EngineTags, served []string, g domain.SessionGuidance, excluded int, provider string) {
+	if tags.Session == "" {
+		return
+	}
+	_ = e.journal.Record(context.WithoutCancel(ctx), domain.LoggedInteraction{
+		At: e.now().UTC(), Session: tags.Session, Caller: tags.Caller, Kind: kind, Query: domain.OneLine(query, 500),
+		Served: served, GuidanceVersion: g.Version, ExcludedHits: excluded, Provider: provider,
+	})
+}

@@ -1,0 +1,266 @@
+package localretrieval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// Depends implements retrieval.Finder: an entry is a doc (by id or path);
+// depends_on are the docs it links to, dependents the docs linking to it,
+// by doc id, in the index's order.
+func (e *Engine) Depends(ctx context.Context, entryID string) (domain.Dependencies, error) {
+	if err := checkText("eid", entryID, MaxQueryBytes, "give a doc id, as librarian_locate shows for [entry] hits"); err != nil {
+		return domain.Dependencies{}, err
+	}
+	if err := e.prepare(ctx); err != nil {
+		return domain.Dependencies{}, err
+	}
+	d, ok, err := e.findDoc(ctx, entryID)
+	if err != nil {
+		return domain.Dependencies{}, err
+	}
+	if !ok {
+		return domain.Dependencies{}, fmt.Errorf("%w: no entry '%s' in the library: an entry is a doc id or path (librarian_locate shows them as [entry] hits)",
+			domain.ErrNotFound, domain.OneLine(entryID, 200))
+	}
+	deps := domain.Dependencies{DependsOn: []string{}, Dependents: []string{}}
+	if deps.DependsOn, err = e.linkIDs(ctx, d.Path); err != nil {
+		return domain.Dependencies{}, err
+	}
+	from, err := e.ix.LinksTo(ctx, d.Path)
+	if err != nil {
+		return domain.Dependencies{}, fmt.Errorf("index links: %w", err)
+	}
+	for _, p := range from {
+		deps.Dependents = append(deps.Dependents, e.docID(ctx, p))
+	}
+	if deps.DependsOn == nil {
+		deps.DependsOn = []string{}
+	}
+	return deps, nil
+}
+
+// Status implements retrieval.Finder: the index's size and age, the files
+// changed since it was built, and the gaps and told knowledge recorded.
+func (e *Engine) Status(ctx context.Context) (domain.EngineStatus, error) {
+	if err := e.prepare(ctx); err != nil {
+		return domain.EngineStatus{}, err
+	}
+	st, err := e.ix.Status(ctx)
+	if err != nil {
+		return domain.EngineStatus{}, fmt.Errorf("index status: %w", err)
+	}
+	index := map[string]any{"docs": st.Docs, "sections": st.Sections, "bytes": st.Bytes, "where": st.Where}
+	if st.BuiltAt > 0 {
+		index["built_at"] = st.BuiltAt
+	}
+	report := map[string]any{"engine": Provider, "ok": true, "index": index}
+	if changed, ok, err := e.changedSince(ctx); err != nil {
+		report["files_changed_since"] = "unknown: " + err.Error()
+	} else if ok {
+		report["files_changed_since"] = changed
+	}
+	gaps, err := e.journal.Knowledge(ctx, domain.KnowledgeGap, 0)
+	if err != nil {
+		return domain.EngineStatus{}, fmt.Errorf("journal: %w", err)
+	}
+	told, err := e.journal.Knowledge(ctx, domain.KnowledgeTold, 0)
+	if err != nil {
+		return domain.EngineStatus{}, fmt.Errorf("journal: %w", err)
+	}
+	recent := []map[string]any{}
+	for i, g := range gaps {
+		if i == 10 {
+			break
+		}
+		recent = append(recent, map[string]any{"id": g.ID, "subject": g.Subject, "missing": g.Text, "caller": g.Tags.Caller, "at": g.At.Unix()})
+	}
+	report["gaps"] = map[string]any{"count": len(gaps), "recent": recent, "all": "librarian gaps"}
+	report["told"] = map[string]any{"count": len(told)}
+	data, err := json.Marshal(report)
+	if err != nil {
+		return domain.EngineStatus{}, err
+	}
+	s := domain.EngineStatus{JSON: data}
+	if st.BuiltAt > 0 {
+		s.IndexBuiltAt = time.Unix(st.BuiltAt, 0).UTC()
+	}
+	return s, nil
+}
+
+// changedSince counts the library's docs whose files differ from what the
+// index holds: changed, added or removed since they were indexed.
+func (e *Engine) changedSince(ctx context.Context) (int, bool, error) {
+	if e.library == nil {
+		return 0, false, nil
+	}
+	now, err := e.library.Catalog(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	stored, err := e.catalog(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	was := make(map[string]domain.Stamp, len(stored.Docs))
+	for _, d := range stored.Docs {
+		was[d.Path] = d.Stamp
+	}
+	changed := 0
+	for _, d := range now.Docs {
+		s, ok := was[d.Path]
+		if !ok || d.Stamp != (domain.Stamp{}) && !d.Stamp.Equal(s) {
+			changed++
+		}
+		delete(was, d.Path)
+	}
+	return changed + len(was), true, nil
+}
+
+// Tell implements retrieval.Learner: the knowledge is stored in the
+// journal, with its session, caller and time, never in the library; ask
+// and brief quote it from then on, marked as told.
+func (e *Engine) Tell(ctx context.Context, t domain.Tell) (domain.Receipt, error) {
+	if err := checkText("subject", t.Subject, MaxQueryBytes, "say what the knowledge is about"); err != nil {
+		return domain.Receipt{}, err
+	}
+	if err := checkText("info", t.Info, MaxInfoBytes, "write what the engine should know"); err != nil {
+		return domain.Receipt{}, err
+	}
+	k, err := e.journal.Learn(ctx, domain.Knowledge{Kind: domain.KnowledgeTold, Subject: strings.TrimSpace(t.Subject), Text: strings.TrimSpace(t.Info), Tags: t.Tags, At: e.now().UTC()})
+	if err != nil {
+		return domain.Receipt{}, fmt.Errorf("journal: %w", err)
+	}
+	e.log(ctx, "tell", t.Subject, t.Tags, []string{fmt.Sprintf("tell #%d", k.ID)}, domain.SessionGuidance{}, 0, "")
+	return domain.Receipt{Stored: fmt.Sprintf("tell #%d (%q): librarian_ask and librarian_brief quote it from now on, marked as told, not documented", k.ID, domain.OneLine(k.Subject, 100))}, nil
+}
+
+// Gap implements retrieval.Learner: the gap is recorded for the docs team
+// (librarian_status lists the recent ones, `librarian gaps` all of them).
+func (e *Engine) Gap(ctx context.Context, g domain.Gap) (domain.Receipt, error) {
+	if err := checkText("subject", g.Subject, MaxQueryBytes, "say what you were looking for"); err != nil {
+		return domain.Receipt{}, err
+	}
+	if err := checkText("missing", g.Missing, MaxInfoBytes, "say what the engine could not answer"); err != nil {
+		return domain.Receipt{}, err
+	}
+	k, err := e.journal.Learn(ctx, domain.Knowledge{Kind: domain.KnowledgeGap, Subject: strings.TrimSpace(g.Subject), Text: strings.TrimSpace(g.Missing), Tags: g.Tags, At: e.now().UTC()})
+	if err != nil {
+		return domain.Receipt{}, fmt.Errorf("journal: %w", err)
+	}
+	e.log(ctx, "gap", g.Subject, g.Tags, []string{fmt.Sprintf("gap #%d", k.ID)}, domain.SessionGuidance{}, 0, "")
+	return domain.Receipt{Stored: fmt.Sprintf("gap #%d (%q): listed by librarian_status and `librarian gaps` for the docs team", k.ID, domain.OneLine(k.Subject, 100))}, nil
+}
+
+// Guide implements retrieval.Steward. Guidance is per session and lasts
+// the engine's GuidanceTTL; a rejection (empty text, a malformed pattern,
+// patterns that would hide every doc) is a receipt with Stored false and
+// the reason, as seed 004's engine answers.
+func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceReceipt, error) {
+	reject := func(reason string) (domain.GuidanceReceipt, error) {
+		body, _ := json.Marshal(map[string]any{"stored": false, "reason": reason})
+		return domain.GuidanceReceipt{Reason: reason, Body: body}, nil
+	}
+	switch {
+	case strings.TrimSpace(g.Tags.Session) == "":
+		return reject("'session' is empty: guidance belongs to a session")
+	case strings.TrimSpace(g.Text) == "":
+		return reject("guidance text is empty: write the guidance for the session's workers")
+	case len(g.Text) > MaxInfoBytes:
+		return reject(fmt.Sprintf("guidance text is %d bytes, over the %d-byte limit", len(g.Text), MaxInfoBytes))
+	case len(g.Expect) > MaxInfoBytes:
+		return reject(fmt.Sprintf("expect is %d bytes, over the %d-byte limit", len(g.Expect), MaxInfoBytes))
+	case len(g.Exclude) > 200:
+		return reject(fmt.Sprintf("exclude has %d patterns, over the limit of 200", len(g.Exclude)))
+	}
+	excludes, err := domain.ParseExcludes(g.Exclude)
+	if err != nil {
+		return reject(strings.TrimPrefix(err.Error(), domain.ErrInvalidArgument.Error()+": "))
+	}
+	if !excludes.Empty() {
+		if err := e.prepare(ctx); err != nil {
+			return domain.GuidanceReceipt{}, err
+		}
+		cat, err := e.catalog(ctx)
+		if err != nil {
+			return domain.GuidanceReceipt{}, err
+		}
+		hidden := 0
+		for _, d := range cat.Docs {
+			if excludes.Match(d.Path) != "" {
+				hidden++
+			}
+		}
+		if hidden > 0 && hidden == len(cat.Docs) {
+			return reject(fmt.Sprintf("exclude %q matches every doc of the library (%d): nothing could be served; exclude folders or files, such as legacy/ or *.old.md",
+				excludes.Patterns(), hidden))
+		}
+	}
+	now := e.now().UTC()
+	stored, err := e.journal.SetGuidance(ctx, domain.SessionGuidance{
+		Session: g.Tags.Session, Caller: g.Tags.Caller, Text: strings.TrimSpace(g.Text), Exclude: g.Exclude,
+		Expect: strings.TrimSpace(g.Expect), SetAt: now, ExpiresAt: now.Add(e.ttl),
+	})
+	if err != nil {
+		return domain.GuidanceReceipt{}, fmt.Errorf("journal: %w", err)
+	}
+	served := []string{}
+	if len(g.Exclude) > 0 {
+		served = append(served, "exclude: "+strings.Join(g.Exclude, ", "))
+	}
+	if stored.Expect != "" {
+		served = append(served, "expect: "+stored.Expect)
+	}
+	e.log(ctx, "guide", g.Text, g.Tags, served, stored, 0, "")
+	return domain.GuidanceReceipt{Stored: true, Version: strconv.Itoa(stored.Version), ExpiresAt: domain.Moment{At: stored.ExpiresAt}}, nil
+}
+
+// ClearGuide implements retrieval.Steward.
+func (e *Engine) ClearGuide(ctx context.Context, session string) (bool, error) {
+	if strings.TrimSpace(session) == "" {
+		return false, invalid("'session' is empty: say whose guidance to clear")
+	}
+	cleared, err := e.journal.ClearGuidance(ctx, session, e.now())
+	if err != nil {
+		return false, fmt.Errorf("journal: %w", err)
+	}
+	e.log(ctx, "guide", "(cleared)", domain.EngineTags{Session: session}, nil, domain.SessionGuidance{}, 0, "")
+	return cleared, nil
+}
+
+// Interactions implements retrieval.Steward: the session's last limit
+// rows, oldest first (limit 1 to MaxLogRows).
+func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([]domain.Interaction, error) {
+	if strings.TrimSpace(session) == "" {
+		return nil, invalid("'session' is empty: say whose log to read")
+	}
+	if limit <= 0 || limit > MaxLogRows {
+		return nil, invalid("'limit' is %d: give 1 to %d", limit, MaxLogRows)
+	}
+	rows, err := e.journal.Interactions(ctx, session, limit)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	out := make([]domain.Interaction, 0, len(rows))
+	for _, r := range rows {
+		i := domain.Interaction{At: domain.Moment{At: r.At}, Caller: r.Caller, Kind: r.Kind, ExcludedHits: r.ExcludedHits,
+			Query: r.Query, Served: r.Served, Provider: r.Provider, Session: r.Session}
+		if r.GuidanceVersion > 0 {
+			i.GuidanceVersion = strconv.Itoa(r.GuidanceVersion)
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// Gaps returns the recorded gaps, newest first (limit <= 0: all), for
+// `librarian gaps`.
+func (e *Engine) Gaps(ctx context.Context, limit int) ([]domain.Knowledge, error) {
+	return e.journal.Knowledge(ctx, domain.KnowledgeGap, limit)
+}

@@ -1,0 +1,108 @@
+package localretrieval
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Words of a query that say nothing about what is asked for.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be but by can do does did for from has have how i if in into is it its
+		me my no not of on or our so that the their them then there these they this those to up us was we were what when where
+		which while who whom why will with you your all any each every some such than too very just also should would could
+		may might must shall about after again against before below between both during few more most other own same
+		through under until off over out only nor find show tell give get where's what's whats use used using want need
+		there here get set make does done doing something thing things way ways please`) {
+		stopwords[w] = true
+	}
+}
+
+// queryTerms returns the distinct content words of s, lower case, in order
+// (letters, digits and '_'; other characters split words), at most max.
+func queryTerms(s string, max int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		if len(w) < 2 || stopwords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+		if len(out) == max {
+			break
+		}
+	}
+	return out
+}
+
+// stem cuts common English endings, so "rotated", "rotation" and
+// "rotates" meet at "rotat"; it keeps at least four letters.
+func stem(w string) string {
+	for _, suf := range []string{"ations", "ation", "ings", "ing", "ions", "ion", "ies", "ed", "es", "s"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 4 {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}
+
+// termScore is the share of terms found in text (by stem, ignoring case):
+// 0 when none, 1 when all.
+func termScore(terms []string, text string) float64 {
+	if len(terms) == 0 {
+		return 0
+	}
+	low := strings.ToLower(text)
+	n := 0
+	for _, t := range terms {
+		if strings.Contains(low, stem(t)) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
+}
+
+// identifierVariants are the ways code might spell a phrase of words:
+// "auth middleware" as auth_middleware, auth-middleware, authMiddleware,
+// AuthMiddleware and authmiddleware.
+func identifierVariants(words []string) []string {
+	if len(words) < 2 || len(words) > 5 {
+		return nil
+	}
+	camel := words[0]
+	pascal := ""
+	for i, w := range words {
+		up := strings.ToUpper(w[:1]) + w[1:]
+		pascal += up
+		if i > 0 {
+			camel += up
+		}
+	}
+	return []string{strings.Join(words, "_"), strings.Join(words, "-"), camel, pascal, strings.Join(words, "")}
+}
+
+// identifiersIn returns the words of s that look like code: with '_', '.',
+// '/', a leading "--", or a capital after the first letter.
+func identifiersIn(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, "`'\",;:()[]{}?!")
+		if len(w) < 3 {
+			continue
+		}
+		code := strings.ContainsAny(w, "_./") || strings.HasPrefix(w, "--")
+		for i, r := range w {
+			if i > 0 && unicode.IsUpper(r) {
+				code = true
+			}
+		}
+		if code {
+			out = append(out, w)
+		}
+	}
+	return out
+}

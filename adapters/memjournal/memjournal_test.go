@@ -1,0 +1,12 @@
+package memjournal
+
+import (
+	"testing"
+
+	"github.com/librarian/librarian/ports/journal"
+	"github.com/librarian/librarian/ports/journal/journaltest"
+)
+
+func TestContract(t *testing.T) {
+	journaltest.Run(t, journaltest.Factory{New: func(t *testing.T) journal.Journal { return New() }})
+}

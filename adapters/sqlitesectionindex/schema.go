@@ -1,0 +1,137 @@
+package sqlitesectionindex
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// applicationID marks a file as a Librarian section index ("LIBR"), so a
+// foreign database is never mistaken for one and never changed.
+const applicationID = 0x4C494252
+
+// schemaVersion is kept in the file's user_version. An older version is
+// dropped and rebuilt (the library is the source of truth); a newer one
+// (a newer Librarian) is bypassed, never touched.
+const schemaVersion = 1
+
+// rankWeights are the bm25 column weights of the ranked table, in column
+// order: title, heading path, body, code identifiers.
+const rankWeights = "bm25(3.0, 5.0, 1.0, 2.0)"
+
+var schema = []string{
+	`CREATE TABLE meta(key TEXT PRIMARY KEY, value BLOB NOT NULL)`,
+	// One row per document: the catalog entry (JSON, stamp included), the
+	// bytes, the parse (JSON) and what the indexer derived.
+	`CREATE TABLE docs(
+		id INTEGER PRIMARY KEY,
+		path TEXT NOT NULL UNIQUE,
+		doc BLOB NOT NULL,
+		content BLOB NOT NULL,
+		structure BLOB NOT NULL,
+		names BLOB NOT NULL,
+		links BLOB NOT NULL,
+		sections INTEGER NOT NULL)`,
+	`CREATE TABLE sections(
+		id INTEGER PRIMARY KEY,
+		doc INTEGER NOT NULL,
+		section_id TEXT NOT NULL,
+		start INTEGER NOT NULL,
+		end INTEGER NOT NULL)`,
+	`CREATE INDEX sections_doc ON sections(doc)`,
+	// Candidates: trigrams of each doc's text, folded (fold.go) so that
+	// the trigram tokenizer's own folding and Go's (?i) agree. Contentless:
+	// the text is in docs already.
+	`CREATE VIRTUAL TABLE grams USING fts5(text, tokenize='trigram case_sensitive 0', content='', contentless_delete=1, detail=none)`,
+	// Ranked: one row per section (rowid = sections.id). The body is kept
+	// so highlight() can tell which lines matched.
+	`CREATE VIRTUAL TABLE ranked USING fts5(title, heading, body, code, tokenize='porter unicode61')`,
+	`INSERT INTO ranked(ranked, rank) VALUES('rank', '` + rankWeights + `')`,
+	`CREATE TABLE names(
+		doc INTEGER NOT NULL,
+		kind TEXT NOT NULL,
+		name TEXT NOT NULL,
+		lname TEXT NOT NULL,
+		line INTEGER NOT NULL,
+		signature TEXT NOT NULL)`,
+	`CREATE INDEX names_doc ON names(doc)`,
+	`CREATE INDEX names_lname ON names(lname)`,
+	`CREATE TABLE links(doc INTEGER NOT NULL, target TEXT NOT NULL)`,
+	`CREATE INDEX links_doc ON links(doc)`,
+	`CREATE INDEX links_target ON links(target)`,
+}
+
+// migrate creates the schema in an empty database, accepts the current
+// one, rebuilds an older one and refuses anything else (ErrForeignSchema),
+// all in one write transaction so two servers starting together agree.
+func (ix *Index) migrate(ctx context.Context) error {
+	// Look before writing anything, WAL mode included: a file that is not
+	// ours must stay byte for byte as it was.
+	if _, _, err := check(ctx, ix.db); err != nil {
+		return err
+	}
+	if _, err := ix.db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+		return err
+	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Again inside the write lock: another server may have created it.
+	ours, current, err := check(ctx, tx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case ours && current:
+		return tx.Commit()
+	case ours:
+		for _, t := range []string{"meta", "docs", "sections", "grams", "ranked", "names", "links"} {
+			if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+t); err != nil {
+				return err
+			}
+		}
+	}
+	for _, s := range schema {
+		if _, err := tx.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("creating the schema: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, applicationID)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// check tells whether the database is a section index (ours) of this
+// version (current); an empty database is neither. Anything else that is
+// not ours, or ours but newer, is ErrForeignSchema.
+func check(ctx context.Context, db querier) (ours, current bool, err error) {
+	var app, version, tables int
+	if err := db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&app); err != nil {
+		return false, false, err
+	}
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return false, false, err
+	}
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+		return false, false, err
+	}
+	switch {
+	case app == applicationID && version > schemaVersion:
+		return false, false, fmt.Errorf("%w: schema version %d is newer than this server's %d", ErrForeignSchema, version, schemaVersion)
+	case app == applicationID:
+		return true, version == schemaVersion, nil
+	case app != 0 || tables > 0:
+		return false, false, fmt.Errorf("%w: application id %#x with %d schema objects", ErrForeignSchema, app, tables)
+	}
+	return false, false, nil
+}

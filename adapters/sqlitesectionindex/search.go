@@ -1,0 +1,180 @@
+package sqlitesectionindex
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// gram is the trigram table's gram length: a literal shorter than this
+// cannot be looked up.
+const gram = 3
+
+// Candidates returns the docs whose folded text holds one of q.AnyOf.
+// Case-sensitive queries use the folded table too: folding only widens.
+func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]string, bool, error) {
+	if len(q.AnyOf) == 0 {
+		return nil, true, nil
+	}
+	var phrases []string
+	for _, lit := range q.AnyOf {
+		if utf8.RuneCountInString(lit) < gram {
+			return nil, true, nil
+		}
+		phrases = append(phrases, gramsOf(fold([]byte(lit))))
+	}
+	query := `SELECT path FROM docs WHERE id IN (SELECT rowid FROM grams WHERE grams MATCH ?)`
+	args := []any{strings.Join(phrases, " OR ")}
+	if q.Paths != nil {
+		if len(q.Paths) == 0 {
+			return []string{}, false, nil
+		}
+		query += ` AND path IN (SELECT value FROM json_each(?))`
+		args = append(args, jsonList(q.Paths))
+	}
+	rows, err := ix.db.QueryContext(ctx, query+` ORDER BY path`, args...)
+	if err != nil {
+		return nil, false, fmt.Errorf("section index candidates: %w", err)
+	}
+	defer rows.Close()
+	paths := []string{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, false, fmt.Errorf("section index candidates: %w", err)
+		}
+		paths = append(paths, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("section index candidates: %w", err)
+	}
+	return paths, false, nil
+}
+
+// maxGrams caps the trigrams looked up per literal: a few spread over it
+// narrow as well as all of them.
+const maxGrams = 12
+
+// gramsOf is the FTS5 expression of a folded literal: all (up to maxGrams)
+// of its trigrams, ANDed. The table keeps no positions (detail=none, a
+// third of the size), so adjacency is the verifier's job: a superset.
+func gramsOf(lit string) string {
+	rs := []rune(lit)
+	n := len(rs) - gram + 1
+	step := 1
+	if n > maxGrams {
+		step = (n + maxGrams - 1) / maxGrams
+	}
+	var gs []string
+	seen := map[string]bool{}
+	for i := 0; i < n; i += step {
+		g := string(rs[i : i+gram])
+		if i+step >= n {
+			g = string(rs[n-1:]) // always include the last gram
+		}
+		if !seen[g] {
+			seen[g] = true
+			gs = append(gs, `"`+strings.ReplaceAll(g, `"`, `""`)+`"`)
+		}
+	}
+	return "(" + strings.Join(gs, " AND ") + ")"
+}
+
+func jsonList(ss []string) string {
+	raw, _ := json.Marshal(ss) // strings: cannot fail
+	return string(raw)
+}
+
+// defaultRanked is the number of sections Ranked answers when q.Limit is 0.
+const defaultRanked = 5
+
+// Ranked answers the best sections for q by bm25 over title, heading path,
+// body and code identifiers (weights in rankWeights).
+func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.RankedSection, error) {
+	expr, parts := matchExpression(q.Text)
+	if expr == "" || (q.Paths != nil && len(q.Paths) == 0) {
+		return nil, nil
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = defaultRanked
+	}
+	query := `SELECT d.path, s.section_id, s.start, s.end, ranked.rank, highlight(ranked, 2, char(1), char(2))
+		FROM ranked JOIN sections s ON s.id = ranked.rowid JOIN docs d ON d.id = s.doc
+		WHERE ranked MATCH ?`
+	args := []any{expr}
+	if q.Paths != nil {
+		query += ` AND d.path IN (SELECT value FROM json_each(?))`
+		args = append(args, jsonList(q.Paths))
+	}
+	query += ` ORDER BY ranked.rank, d.path, s.start LIMIT ?`
+	args = append(args, limit)
+	rows, err := ix.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("section index ranked search %q: %w", q.Text, err)
+	}
+	defer rows.Close()
+	var out []domain.RankedSection
+	for rows.Next() {
+		var s domain.RankedSection
+		var marked string
+		if err := rows.Scan(&s.Path, &s.SectionID, &s.Start, &s.End, &s.Score, &marked); err != nil {
+			return nil, fmt.Errorf("section index ranked search: %w", err)
+		}
+		s.Score = -s.Score // bm25 is lower-is-better; the port's Score is higher-is-better
+		s.Lines = bestLines(marked, s.Start, parts)
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("section index ranked search: %w", err)
+	}
+	return out, nil
+}
+
+// Names answers stored names equal to query (ignoring case) first, then
+// those containing it, each group by path and line.
+func (ix *Index) Names(ctx context.Context, query string, limit int) ([]domain.NameHit, error) {
+	if query == "" || limit <= 0 {
+		return nil, nil
+	}
+	lq := strings.ToLower(query)
+	rows, err := ix.db.QueryContext(ctx, `SELECT n.kind, n.name, n.line, n.signature, d.path, n.lname = ?1
+		FROM names n JOIN docs d ON d.id = n.doc
+		WHERE instr(n.lname, ?1) > 0
+		ORDER BY n.lname = ?1 DESC, d.path, n.line, n.name LIMIT ?2`, lq, limit)
+	if err != nil {
+		return nil, fmt.Errorf("section index names %q: %w", query, err)
+	}
+	defer rows.Close()
+	var out []domain.NameHit
+	for rows.Next() {
+		var h domain.NameHit
+		if err := rows.Scan(&h.Kind, &h.Name.Name, &h.Line, &h.Signature, &h.Path, &h.Exact); err != nil {
+			return nil, fmt.Errorf("section index names: %w", err)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// LinksTo answers the docs linking to path, in path order.
+func (ix *Index) LinksTo(ctx context.Context, path string) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT d.path FROM links l JOIN docs d ON d.id = l.doc WHERE l.target = ? ORDER BY d.path`, path)
+	if err != nil {
+		return nil, fmt.Errorf("section index links to %s: %w", path, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("section index links: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,270 @@
+package sqlitesectionindex
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/sectionindex"
+)
+
+// Catalog returns the stored docs in path order, folders and notes.
+func (ix *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT doc FROM docs ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("section index catalog: %w", err)
+	}
+	defer rows.Close()
+	c := &domain.Catalog{Folders: map[string]domain.Folder{}}
+	for rows.Next() {
+		var raw []byte
+		if err := rows.Scan(&raw); err != nil {
+			return nil, fmt.Errorf("section index catalog: %w", err)
+		}
+		var d domain.Document
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return nil, fmt.Errorf("section index catalog: a stored doc: %w", err)
+		}
+		c.Docs = append(c.Docs, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("section index catalog: %w", err)
+	}
+	rows.Close()
+	if err := ix.metaJSON(ctx, "folders", &c.Folders); err != nil {
+		return nil, err
+	}
+	if err := ix.metaJSON(ctx, "notes", &c.Notes); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (ix *Index) metaJSON(ctx context.Context, key string, v any) error {
+	var raw []byte
+	err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err == nil {
+		err = json.Unmarshal(raw, v)
+	}
+	if err != nil {
+		return fmt.Errorf("section index %s: %w", key, err)
+	}
+	return nil
+}
+
+// Entry returns the stored doc at path, or an error wrapping ErrNotIndexed.
+func (ix *Index) Entry(ctx context.Context, path string) (sectionindex.Entry, error) {
+	var doc, structure, names, links []byte
+	var e sectionindex.Entry
+	err := ix.db.QueryRowContext(ctx, `SELECT doc, content, structure, names, links FROM docs WHERE path = ?`, path).
+		Scan(&doc, &e.Content, &structure, &names, &links)
+	if errors.Is(err, sql.ErrNoRows) {
+		return e, fmt.Errorf("%s: %w", path, sectionindex.ErrNotIndexed)
+	}
+	if err != nil {
+		return e, fmt.Errorf("section index entry %s: %w", path, err)
+	}
+	if e.Content == nil {
+		e.Content = []byte{}
+	}
+	for _, f := range []struct {
+		raw []byte
+		v   any
+	}{{doc, &e.Doc}, {structure, &e.Structure}, {names, &e.Names}, {links, &e.Links}} {
+		if err := json.Unmarshal(f.raw, f.v); err != nil {
+			return e, fmt.Errorf("section index entry %s: %w", path, err)
+		}
+	}
+	return e, nil
+}
+
+// Apply writes u in one transaction: readers see the state before or after
+// it, never a part.
+func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("section index update: %w", err)
+	}
+	defer tx.Rollback()
+	w, err := prepareWriter(ctx, tx)
+	if err != nil {
+		return fmt.Errorf("section index update: %w", err)
+	}
+	defer w.close()
+	for _, p := range u.Remove {
+		if err := w.remove(ctx, p); err != nil {
+			return fmt.Errorf("section index update: removing %s: %w", p, err)
+		}
+	}
+	for _, e := range u.Put {
+		if err := w.remove(ctx, e.Doc.Path); err != nil {
+			return fmt.Errorf("section index update: replacing %s: %w", e.Doc.Path, err)
+		}
+		if err := w.put(ctx, e); err != nil {
+			return fmt.Errorf("section index update: storing %s: %w", e.Doc.Path, err)
+		}
+	}
+	meta := map[string]any{}
+	if u.Folders != nil {
+		meta["folders"] = u.Folders
+	}
+	if u.Notes != nil {
+		meta["notes"] = u.Notes
+	}
+	if u.BuiltAt != 0 {
+		meta["built_at"] = u.BuiltAt
+	}
+	for k, v := range meta {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, raw); err != nil {
+			return fmt.Errorf("section index update: %s: %w", k, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("section index update: %w", err)
+	}
+	return nil
+}
+
+// writer holds the statements of one Apply.
+type writer struct {
+	stmts map[string]*sql.Stmt
+}
+
+var writerSQL = map[string]string{
+	"find":        `SELECT id FROM docs WHERE path = ?`,
+	"delGrams":    `DELETE FROM grams WHERE rowid = ?`,
+	"delRanked":   `DELETE FROM ranked WHERE rowid IN (SELECT id FROM sections WHERE doc = ?)`,
+	"delSections": `DELETE FROM sections WHERE doc = ?`,
+	"delNames":    `DELETE FROM names WHERE doc = ?`,
+	"delLinks":    `DELETE FROM links WHERE doc = ?`,
+	"delDoc":      `DELETE FROM docs WHERE id = ?`,
+	"doc":         `INSERT INTO docs(path, doc, content, structure, names, links, sections) VALUES(?, ?, ?, ?, ?, ?, ?)`,
+	"grams":       `INSERT INTO grams(rowid, text) VALUES(?, ?)`,
+	"section":     `INSERT INTO sections(doc, section_id, start, end) VALUES(?, ?, ?, ?)`,
+	"ranked":      `INSERT INTO ranked(rowid, title, heading, body, code) VALUES(?, ?, ?, ?, ?)`,
+	"name":        `INSERT INTO names(doc, kind, name, lname, line, signature) VALUES(?, ?, ?, ?, ?, ?)`,
+	"link":        `INSERT INTO links(doc, target) VALUES(?, ?)`,
+}
+
+func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
+	w := &writer{stmts: map[string]*sql.Stmt{}}
+	for k, q := range writerSQL {
+		s, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			w.close()
+			return nil, err
+		}
+		w.stmts[k] = s
+	}
+	return w, nil
+}
+
+func (w *writer) close() {
+	for _, s := range w.stmts {
+		s.Close()
+	}
+}
+
+func (w *writer) remove(ctx context.Context, path string) error {
+	var id int64
+	err := w.stmts["find"].QueryRowContext(ctx, path).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, k := range []string{"delGrams", "delRanked", "delSections", "delNames", "delLinks", "delDoc"} {
+		if _, err := w.stmts[k].ExecContext(ctx, id); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+func (w *writer) put(ctx context.Context, e sectionindex.Entry) error {
+	enc := func(v any) []byte {
+		raw, _ := json.Marshal(v) // plain data: cannot fail
+		return raw
+	}
+	names, links := e.Names, e.Links
+	if names == nil {
+		names = []domain.Name{}
+	}
+	if links == nil {
+		links = []string{}
+	}
+	content := e.Content
+	if content == nil {
+		content = []byte{}
+	}
+	res, err := w.stmts["doc"].ExecContext(ctx, e.Doc.Path, enc(e.Doc), content, enc(e.Structure), enc(names), enc(links), len(e.Structure.Sections))
+	if err != nil {
+		return err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	if _, err := w.stmts["grams"].ExecContext(ctx, id, fold(content)); err != nil {
+		return fmt.Errorf("trigrams: %w", err)
+	}
+	for _, s := range sectionTexts(e) {
+		res, err := w.stmts["section"].ExecContext(ctx, id, s.id, s.start, s.end)
+		if err != nil {
+			return err
+		}
+		sid, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if _, err := w.stmts["ranked"].ExecContext(ctx, sid, e.Doc.Title, s.heading, s.body, s.code); err != nil {
+			return fmt.Errorf("ranked text: %w", err)
+		}
+	}
+	for _, n := range e.Names {
+		if _, err := w.stmts["name"].ExecContext(ctx, id, n.Kind, n.Name, strings.ToLower(n.Name), n.Line, n.Signature); err != nil {
+			return err
+		}
+	}
+	for _, l := range e.Links {
+		if _, err := w.stmts["link"].ExecContext(ctx, id, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Status counts docs and sections and reports the file's size.
+func (ix *Index) Status(ctx context.Context) (domain.IndexStatus, error) {
+	st := domain.IndexStatus{Where: ix.where}
+	var pages, pageSize int64
+	err := ix.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM docs), (SELECT coalesce(sum(sections), 0) FROM docs), `+
+		`(SELECT page_count FROM pragma_page_count()), (SELECT page_size FROM pragma_page_size())`).
+		Scan(&st.Docs, &st.Sections, &pages, &pageSize)
+	if err != nil {
+		return st, fmt.Errorf("section index status: %w", err)
+	}
+	st.Bytes = pages * pageSize
+	var built string
+	err = ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'built_at'`).Scan(&built)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return st, fmt.Errorf("section index status: %w", err)
+	}
+	if built != "" {
+		st.BuiltAt, _ = strconv.ParseInt(built, 10, 64)
+	}
+	return st, nil
+}

@@ -1,0 +1,255 @@
+package sqlitesectionindex
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/librarian/librarian/ports/sectionindex"
+)
+
+// fold maps every rune to one representative of its simple case-folding
+// orbit (the smallest rune in it), so text and literal compare equal under
+// the trigram table exactly when Go's (?i) would call them equal rune for
+// rune (K, k and the Kelvin sign; s, S and long s; σ, ς and Σ). Invalid
+// bytes become U+FFFD, as Go's regexp reads them.
+func fold(b []byte) string {
+	var out strings.Builder
+	out.Grow(len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			out.WriteByte(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		out.WriteRune(foldRune(r))
+		i += n
+	}
+	return out.String()
+}
+
+func foldRune(r rune) rune {
+	least := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f < least {
+			least = f
+		}
+	}
+	return least
+}
+
+// sectionText is what the ranked table holds of one section.
+type sectionText struct {
+	id         string
+	start, end int
+	heading    string // the heading path: ancestors' headings, then its own
+	body       string // its own lines (before its first subsection), one per line from start
+	code       string // the code identifiers of its own lines, whole and split
+}
+
+// sectionTexts cuts e's content into its sections' own texts. Frontmatter
+// lines are blanked (they are not body text) but kept as empty lines, so
+// the body's line i is the file's line start+i.
+func sectionTexts(e sectionindex.Entry) []sectionText {
+	lines := strings.Split(string(e.Content), "\n")
+	secs := e.Structure.Sections
+	out := make([]sectionText, 0, len(secs))
+	for i, s := range secs {
+		own := s.End
+		if i+1 < len(secs) && secs[i+1].Start-1 < own {
+			own = secs[i+1].Start - 1
+		}
+		var body strings.Builder
+		for l := s.Start; l <= own && l <= len(lines); l++ {
+			if l > s.Start {
+				body.WriteByte('\n')
+			}
+			if l > e.Structure.FrontmatterEnd {
+				body.WriteString(strings.TrimRight(lines[l-1], "\r"))
+			}
+		}
+		var path []string
+		for p := i; p >= 0; p = secs[p].Parent {
+			if secs[p].Heading != "" {
+				path = append([]string{secs[p].Heading}, path...)
+			}
+		}
+		code := identifierForms(body.String())
+		for _, n := range e.Names {
+			if n.Line >= s.Start && n.Line <= own {
+				code = append(code, n.Name)
+				code = append(code, identifierForms(n.Name)...)
+			}
+		}
+		out = append(out, sectionText{id: s.ID, start: s.Start, end: s.End, heading: strings.Join(path, " / "), body: body.String(), code: strings.Join(dedup(code), " ")})
+	}
+	return out
+}
+
+func dedup(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// isJoiner tells the punctuation that holds a code identifier together
+// (max_age, --radius-field, hono/adapter, os.Getenv, std::vector).
+func isJoiner(r rune) bool {
+	return r == '_' || r == '-' || r == '.' || r == '/' || r == ':' || r == '$'
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// identifierForms finds the code identifiers in text (words joined by
+// isJoiner punctuation or written in camelCase) and gives, for each, its
+// whole form with the punctuation removed ("radiusfield") and its parts
+// ("radius field"), lower case. Plain words give nothing: the body column
+// has them.
+func identifierForms(text string) []string {
+	var out []string
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) && !isJoiner(r) }) {
+		whole, parts := splitIdentifier(tok)
+		if len(parts) < 2 {
+			continue
+		}
+		out = append(out, whole)
+		out = append(out, parts...)
+	}
+	return out
+}
+
+// splitIdentifier gives tok's whole form (word runes only, lower case) and
+// its parts: split at joiners and at camelCase and letter-digit bounds.
+func splitIdentifier(tok string) (string, []string) {
+	var whole strings.Builder
+	var parts []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			parts = append(parts, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(tok)
+	for i, r := range rs {
+		if !isWordRune(r) {
+			flush()
+			continue
+		}
+		whole.WriteRune(unicode.ToLower(r))
+		if len(cur) > 0 {
+			prev := cur[len(cur)-1]
+			lowerToUpper := unicode.IsLower(prev) && unicode.IsUpper(r)
+			// "HTTPServer": the S starts a word when a lower case follows.
+			acronymEnd := unicode.IsUpper(prev) && unicode.IsUpper(r) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if lowerToUpper || acronymEnd {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return whole.String(), parts
+}
+
+// stopWords are English words too common to rank by, dropped from a query
+// unless it has nothing else.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be by can do does for from how i if in into is it its me
+		my of on or our should so that the their them then there these this to was we were what when where which
+		who why will with would you your use using`) {
+		stopWords[w] = true
+	}
+}
+
+// matchExpression turns a question in words into an FTS5 expression: each
+// word a quoted string (so no search syntax is ever interpreted), code
+// identifiers as their whole form or the phrase of their parts, all joined
+// by OR so bm25 ranks sections holding more and rarer words first. parts
+// are the lower-case words searched for, for picking lines.
+func matchExpression(text string) (expr string, parts []string) {
+	type word struct {
+		whole string
+		parts []string
+	}
+	var words, stops []word
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) && !isJoiner(r) }) {
+		whole, ps := splitIdentifier(tok)
+		if len(ps) == 0 {
+			continue
+		}
+		w := word{whole, ps}
+		if len(ps) == 1 && stopWords[whole] {
+			stops = append(stops, w)
+			continue
+		}
+		words = append(words, w)
+	}
+	if len(words) == 0 {
+		words = stops
+	}
+	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+	var terms []string
+	for _, w := range words {
+		parts = append(parts, w.parts...)
+		if len(w.parts) == 1 {
+			terms = append(terms, quote(w.whole))
+			continue
+		}
+		terms = append(terms, "("+quote(w.whole)+" OR "+quote(strings.Join(w.parts, " "))+")")
+	}
+	return strings.Join(terms, " OR "), parts
+}
+
+// bestLines picks up to three lines of a section from its body as
+// highlight() marked it (\x01 before each matched token): most marks
+// first, then in order. With no mark (the match was in the title, heading
+// path or code column), lines holding a query part are taken, and failing
+// that the section's first line.
+func bestLines(marked string, start int, parts []string) []int {
+	type scored struct{ line, n int }
+	var ls []scored
+	for i, l := range strings.Split(marked, "\n") {
+		if n := strings.Count(l, "\x01"); n > 0 {
+			ls = append(ls, scored{start + i, n})
+		}
+	}
+	if len(ls) == 0 {
+		for i, l := range strings.Split(strings.ToLower(marked), "\n") {
+			n := 0
+			for _, p := range parts {
+				n += strings.Count(l, p)
+			}
+			if n > 0 {
+				ls = append(ls, scored{start + i, n})
+			}
+		}
+	}
+	if len(ls) == 0 {
+		return []int{start}
+	}
+	// Most marks first, ties in line order.
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].n > ls[j].n })
+	out := make([]int, 0, 3)
+	for _, s := range ls {
+		if len(out) == 3 {
+			break
+		}
+		out = append(out, s.line)
+	}
+	return out
+}
