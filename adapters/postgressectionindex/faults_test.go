@@ -50,12 +50,12 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	d := dsn(t)
 	fresh(t, d).Close()
 	schema := schemaFor(t.Name())
-	exec(t, d, `UPDATE `+schema+`.schema_version SET version = 99`)
+	exec(t, d, `UPDATE `+schema+`.schema_versions SET version = 99 WHERE component = 'sectionindex'`)
 	_, err := postgressectionindex.Open(context.Background(), d, postgressectionindex.Options{Schema: schema, Logger: quiet})
 	if !errors.Is(err, postgressectionindex.ErrNewerSchema) {
 		t.Fatalf("Open on a schema at version 99: %v, want ErrNewerSchema", err)
 	}
-	for _, want := range []string{"version 99", "upgrade librarian", schema} {
+	for _, want := range []string{"sectionindex schema version 99", "upgrade librarian", schema} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}

@@ -16,21 +16,18 @@ package postgressectionindex
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
-	"regexp"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/librarian/librarian/adapters/postgresdb"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
 // DefaultSchema is the schema an index lives in when Options.Schema is "".
-const DefaultSchema = "librarian"
+const DefaultSchema = postgresdb.DefaultSchema
 
 // Options tune Open.
 type Options struct {
@@ -48,12 +45,9 @@ type Index struct {
 	pool   *pgxpool.Pool
 	schema string
 	where  string
-	log    *slog.Logger
 }
 
 var _ sectionindex.Index = (*Index)(nil)
-
-var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
 // Open connects to the database at dsn (a postgres:// URL or a libpq
 // key=value string), creates or migrates the index's schema when needed, and
@@ -61,48 +55,23 @@ var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 // already current without writing anything. Errors name the database but
 // never its password.
 func Open(ctx context.Context, dsn string, o Options) (*Index, error) {
-	schema := o.Schema
-	if schema == "" {
-		schema = DefaultSchema
-	}
-	if !schemaName.MatchString(schema) {
-		return nil, fmt.Errorf("postgres index: schema name %q: use lower-case letters, digits and '_' (at most 63)", schema)
-	}
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		// pgconn's parse errors may quote the DSN; say what is wrong
-		// without it.
-		return nil, fmt.Errorf("postgres index %s: the connection string cannot be parsed (%s)", Redact(dsn), parseProblem(err))
-	}
-	cfg.ConnConfig.RuntimeParams["search_path"] = schema
-	if cfg.ConnConfig.RuntimeParams["application_name"] == "" {
-		cfg.ConnConfig.RuntimeParams["application_name"] = "librarian"
-	}
-	if o.MaxConns > 0 {
-		cfg.MaxConns = o.MaxConns
+	name := o.Schema
+	if name == "" {
+		name = DefaultSchema
 	}
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	ix := &Index{
-		schema: schema,
-		where:  fmt.Sprintf("postgres database %s on %s:%d, schema %s", cfg.ConnConfig.Database, cfg.ConnConfig.Host, cfg.ConnConfig.Port, schema),
-		log:    log,
-	}
-	ix.pool, err = pgxpool.NewWithConfig(ctx, cfg)
+	pool, where, err := postgresdb.Pool(ctx, dsn, name, o.MaxConns)
 	if err != nil {
-		return nil, ix.fail("connect", err)
+		return nil, fmt.Errorf("postgres index: %w", err)
 	}
-	if err := ix.pool.Ping(ctx); err != nil {
-		ix.pool.Close()
-		return nil, ix.fail("connect", err)
+	if err := postgresdb.Migrate(ctx, pool, name, where, schema, log); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres index: %w", err)
 	}
-	if err := ix.migrate(ctx); err != nil {
-		ix.pool.Close()
-		return nil, err
-	}
-	return ix, nil
+	return &Index{pool: pool, schema: name, where: where}, nil
 }
 
 // Close releases the pool.
@@ -120,53 +89,8 @@ func (ix *Index) fail(what string, err error) error {
 	return fmt.Errorf("postgres index (%s): %s: %w", ix.where, what, err)
 }
 
-// Redact returns dsn with any password replaced by "xxxxx", for messages
-// and logs. A string it cannot read is reduced to its scheme.
-func Redact(dsn string) string {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			return dsn[:strings.Index(dsn, "://")+3] + "…"
-		}
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), "xxxxx")
-		}
-		q := u.Query()
-		if q.Has("password") {
-			q.Set("password", "xxxxx")
-			u.RawQuery = q.Encode()
-		}
-		return u.String()
-	}
-	// key=value form: blank the value after password=.
-	return keywordPassword.ReplaceAllString(dsn, "${1}xxxxx")
-}
-
-var keywordPassword = regexp.MustCompile(`(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
-
-// parseProblem keeps the reason of a DSN parse error and drops any echo of
-// the DSN itself.
-func parseProblem(err error) string {
-	msg := err.Error()
-	if i := strings.LastIndex(msg, ": "); i >= 0 {
-		msg = msg[i+2:]
-	}
-	return msg
-}
-
-// isMissing reports whether err says a table or schema does not exist.
-func isMissing(err error) bool {
-	code := sqlState(err)
-	return code == "42P01" || code == "3F000"
-}
-
-func sqlState(err error) string {
-	var pe interface{ SQLState() string }
-	if errors.As(err, &pe) {
-		return pe.SQLState()
-	}
-	return ""
-}
+// Redact returns dsn with any password replaced by "xxxxx".
+func Redact(dsn string) string { return postgresdb.Redact(dsn) }
 
 // readTx runs f in a read-only repeatable-read transaction: one snapshot.
 func (ix *Index) readTx(ctx context.Context, f func(pgx.Tx) error) error {
