@@ -18,11 +18,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/librarian/librarian/adapters/postgresdb"
+	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -45,6 +47,10 @@ type Index struct {
 	pool   *pgxpool.Pool
 	schema string
 	where  string
+
+	catMu  sync.Mutex
+	cat    *domain.Catalog // the last catalog read, nil before the first
+	catGen int64           // the generation it was read at
 }
 
 var _ sectionindex.Index = (*Index)(nil)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -46,10 +48,60 @@ func fromNanos(n *int64) time.Time {
 	return time.Unix(0, *n)
 }
 
-// Catalog returns the stored catalog, from one snapshot.
+// generationSQL reads the stored generation: every write transaction
+// bumps it, so an unchanged generation proves the catalog unchanged.
+const generationSQL = `SELECT coalesce((SELECT (value #>> '{}')::bigint FROM meta WHERE key = 'generation'), 0)`
+
+// bumpGeneration counts one more change, in the writing transaction.
+func bumpGeneration(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, `INSERT INTO meta (key, value) VALUES ('generation', '1')
+		ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1)`)
+	return err
+}
+
+// Catalog returns the stored catalog, from one snapshot. The last catalog
+// read is kept with its generation: while no writer has bumped it, a call
+// costs one small query, whatever the library's size, and every server
+// sees a writer's change on its next call.
 func (ix *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
+	var gen int64
+	if err := ix.pool.QueryRow(ctx, generationSQL).Scan(&gen); err != nil {
+		return nil, ix.fail("read the catalog", err)
+	}
+	ix.catMu.Lock()
+	if ix.cat != nil && ix.catGen == gen {
+		c := cloneCatalog(ix.cat)
+		ix.catMu.Unlock()
+		return c, nil
+	}
+	ix.catMu.Unlock()
+	c, gen, err := ix.readCatalog(ctx)
+	if err != nil {
+		return nil, ix.fail("read the catalog", err)
+	}
+	ix.catMu.Lock()
+	ix.cat, ix.catGen = c, gen
+	ix.catMu.Unlock()
+	return cloneCatalog(c), nil
+}
+
+// cloneCatalog copies what a caller might reorder or extend.
+func cloneCatalog(c *domain.Catalog) *domain.Catalog {
+	out := &domain.Catalog{Docs: slices.Clone(c.Docs), Notes: slices.Clone(c.Notes)}
+	if c.Folders != nil {
+		out.Folders = maps.Clone(c.Folders)
+	}
+	return out
+}
+
+// readCatalog reads the whole catalog and its generation in one snapshot.
+func (ix *Index) readCatalog(ctx context.Context) (*domain.Catalog, int64, error) {
 	c := &domain.Catalog{}
+	var gen int64
 	err := ix.readTx(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, generationSQL).Scan(&gen); err != nil {
+			return err
+		}
 		rows, err := tx.Query(ctx, `SELECT `+docColumns+` FROM docs ORDER BY path`)
 		if err != nil {
 			return err
@@ -93,10 +145,7 @@ func (ix *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
 		}
 		return json.Unmarshal(notes, &c.Notes)
 	})
-	if err != nil {
-		return nil, ix.fail("read the catalog", err)
-	}
-	return c, nil
+	return c, gen, err
 }
 
 // Entry returns the stored document at path, read in one statement (one
@@ -156,12 +205,24 @@ func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
 		_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtext('librarian-writer:' || $1))`, ix.schema)
 	}()
 	if len(u.Remove) > 0 {
-		if _, err := conn.Exec(ctx, `DELETE FROM docs WHERE path = ANY($1)`, u.Remove); err != nil {
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `DELETE FROM docs WHERE path = ANY($1)`, u.Remove); err != nil {
+				return err
+			}
+			return bumpGeneration(ctx, tx)
+		})
+		if err != nil {
 			return ix.fail("remove documents", err)
 		}
 	}
 	for _, e := range u.Put {
-		if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return putEntry(ctx, tx, e) }); err != nil {
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if err := putEntry(ctx, tx, e); err != nil {
+				return err
+			}
+			return bumpGeneration(ctx, tx)
+		})
+		if err != nil {
 			return ix.fail("store "+e.Doc.Path, err)
 		}
 	}
@@ -169,6 +230,9 @@ func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
 		return nil
 	}
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if err := bumpGeneration(ctx, tx); err != nil {
+			return err
+		}
 		if u.Folders != nil {
 			if _, err := tx.Exec(ctx, `DELETE FROM folders`); err != nil {
 				return err
