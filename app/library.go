@@ -51,6 +51,8 @@ type Library struct {
 
 	mu    sync.Mutex
 	cache map[string]*parsedDoc // by doc path
+
+	idx *indexState // nil: no section index (see UseIndex)
 }
 
 // NewLibrary builds the library use cases. images may be nil.
@@ -136,6 +138,12 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 	}
 	if stamp.Size > limit {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (LIBRARY_MAX_DOC_BYTES)", domain.ErrTooLarge, stamp.Size, limit)
+	}
+	if p := l.fromIndex(ctx, path, stamp); p != nil {
+		l.mu.Lock()
+		l.cache[path] = p
+		l.mu.Unlock()
+		return p, nil
 	}
 	readAt := time.Now()
 	content, readStamp, err := l.source.ReadFile(ctx, path)

@@ -39,7 +39,7 @@ var schema = []string{
 		start INTEGER NOT NULL,
 		end INTEGER NOT NULL)`,
 	`CREATE INDEX sections_doc ON sections(doc)`,
-	// Candidates: trigrams of each doc's text, folded (fold.go) so that
+	// Candidates: trigrams of each doc's text, folded (domain.Fold) so that
 	// the trigram tokenizer's own folding and Go's (?i) agree. Contentless:
 	// the text is in docs already.
 	`CREATE VIRTUAL TABLE grams USING fts5(text, tokenize='trigram case_sensitive 0', content='', contentless_delete=1, detail=none)`,

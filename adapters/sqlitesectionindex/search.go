@@ -25,7 +25,7 @@ func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]str
 		if utf8.RuneCountInString(lit) < gram {
 			return nil, true, nil
 		}
-		phrases = append(phrases, gramsOf(fold([]byte(lit))))
+		phrases = append(phrases, gramsOf(domain.Fold([]byte(lit))))
 	}
 	query := `SELECT path FROM docs WHERE id IN (SELECT rowid FROM grams WHERE grams MATCH ?)`
 	args := []any{strings.Join(phrases, " OR ")}

@@ -218,7 +218,7 @@ func (w *writer) put(ctx context.Context, e sectionindex.Entry) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.stmts["grams"].ExecContext(ctx, id, fold(content)); err != nil {
+	if _, err := w.stmts["grams"].ExecContext(ctx, id, domain.Fold(content)); err != nil {
 		return fmt.Errorf("trigrams: %w", err)
 	}
 	for _, s := range sectionTexts(e) {

@@ -4,45 +4,9 @@ import (
 	"sort"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/librarian/librarian/ports/sectionindex"
 )
-
-// fold maps every rune to one representative of its simple case-folding
-// orbit (the smallest rune in it), so text and literal compare equal under
-// the trigram table exactly when Go's (?i) would call them equal rune for
-// rune (K, k and the Kelvin sign; s, S and long s; σ, ς and Σ). Invalid
-// bytes become U+FFFD, as Go's regexp reads them.
-func fold(b []byte) string {
-	var out strings.Builder
-	out.Grow(len(b))
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c >= 'a' && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			out.WriteByte(c)
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(b[i:])
-		out.WriteRune(foldRune(r))
-		i += n
-	}
-	return out.String()
-}
-
-func foldRune(r rune) rune {
-	least := r
-	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		if f < least {
-			least = f
-		}
-	}
-	return least
-}
 
 // sectionText is what the ranked table holds of one section.
 type sectionText struct {

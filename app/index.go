@@ -1,0 +1,316 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/sectionindex"
+)
+
+// indexState is the library's link to its section index: the index, the
+// stamps it holds (mirrored in memory so a search can tell, per doc and
+// without a query, whether the index knows the doc's current bytes), and
+// the state of the refresh that brings it up to date with the catalog.
+type indexState struct {
+	ix  sectionindex.Index
+	log *slog.Logger
+
+	refreshMu sync.Mutex // one refresh at a time
+
+	mu      sync.Mutex
+	stamps  map[string]domain.Stamp // what the index holds, by path; nil until loaded
+	built   bool                    // a whole refresh has finished in this process
+	done    int                     // progress of the running refresh
+	total   int
+	changed chan struct{} // closed and replaced on every progress step
+	kick    chan struct{} // asks the background refresher for a refresh
+}
+
+// UseIndex makes the library keep ix up to date and use it: parses of
+// unchanged files come from it (no read, no parse after a restart),
+// searches ask it for candidate docs, ranked search answers from it. ix
+// stays the caller's to close. Call before serving.
+func (l *Library) UseIndex(ix sectionindex.Index, log *slog.Logger) {
+	if log == nil {
+		log = slog.Default()
+	}
+	l.idx = &indexState{ix: ix, log: log, changed: make(chan struct{}), kick: make(chan struct{}, 1)}
+}
+
+// Index returns the section index in use, nil when there is none.
+func (l *Library) Index() sectionindex.Index {
+	if l.idx == nil {
+		return nil
+	}
+	return l.idx.ix
+}
+
+// RefreshStats tells what a refresh did.
+type RefreshStats struct {
+	Docs     int           // docs in the catalog
+	Parsed   int           // docs read, parsed and stored because they changed
+	Removed  int           // docs dropped from the index
+	Deferred int           // docs modified too recently to trust their stamp: next refresh
+	Took     time.Duration // wall time
+}
+
+// refreshBatch is how many docs one index transaction stores: small enough
+// that a reader never waits long, large enough to amortize the commit.
+const refreshBatch = 256
+
+// Refresh brings the index up to date with the catalog by stamps: docs
+// whose stamp the index holds are left alone; new and changed ones are
+// read, parsed and stored; docs gone from the catalog are removed. progress,
+// when not nil, is called after each batch with the docs handled so far
+// and the number to handle. A doc whose file was modified within the racy
+// window of its read is not stored (its stamp cannot prove its bytes yet):
+// the next refresh takes it.
+func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (RefreshStats, error) {
+	if l.idx == nil {
+		return RefreshStats{}, errors.New("no section index in use (LIBRARY_INDEX)")
+	}
+	s := l.idx
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	start := time.Now()
+	stamps, err := s.loadStamps(ctx)
+	if err != nil {
+		return RefreshStats{}, err
+	}
+	cat, err := l.Catalog(ctx)
+	if err != nil {
+		return RefreshStats{}, err
+	}
+	st := RefreshStats{Docs: len(cat.Docs)}
+	listed := make(map[string]bool, len(cat.Docs))
+	var todo []domain.Document
+	for _, d := range cat.Docs {
+		listed[d.Path] = true
+		stamp := d.Stamp
+		if stamp == (domain.Stamp{}) {
+			if stamp, err = l.source.Stat(ctx, d.Path); err != nil {
+				continue // not readable now: Catalog notes it, the index keeps nothing new
+			}
+			d.Stamp = stamp
+		}
+		if old, ok := stamps[d.Path]; ok && old.Equal(stamp) {
+			continue
+		}
+		todo = append(todo, d)
+	}
+	var gone []string
+	for p := range stamps {
+		if !listed[p] {
+			gone = append(gone, p)
+		}
+	}
+	s.setProgress(0, len(todo))
+	if progress != nil {
+		progress(0, len(todo))
+	}
+	for i := 0; i < len(todo) || len(gone) > 0; i += refreshBatch {
+		batch := todo[i:min(i+refreshBatch, len(todo))]
+		parsed, errs := l.openAll(ctx, batch)
+		u := sectionindex.Update{Remove: gone}
+		gone = nil
+		put := map[string]domain.Stamp{}
+		for j, d := range batch {
+			p := parsed[j]
+			if errs[j] != nil || p == nil {
+				continue
+			}
+			if !p.settled() {
+				st.Deferred++
+				continue
+			}
+			d.Stamp = p.stamp
+			u.Put = append(u.Put, sectionindex.Entry{Doc: d, Content: p.content, Structure: p.structure})
+			put[d.Path] = p.stamp
+		}
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		if err := s.ix.Apply(ctx, u); err != nil {
+			return st, err
+		}
+		s.mu.Lock()
+		for _, p := range u.Remove {
+			delete(s.stamps, p)
+		}
+		for p, stamp := range put {
+			s.stamps[p] = stamp
+		}
+		s.mu.Unlock()
+		st.Parsed += len(u.Put)
+		st.Removed += len(u.Remove)
+		done := min(i+refreshBatch, len(todo))
+		s.setProgress(done, len(todo))
+		if progress != nil {
+			progress(done, len(todo))
+		}
+	}
+	folders := cat.Folders
+	if folders == nil {
+		folders = map[string]domain.Folder{}
+	}
+	notes := cat.Notes
+	if notes == nil {
+		notes = []string{}
+	}
+	if err := s.ix.Apply(ctx, sectionindex.Update{Folders: folders, Notes: notes, BuiltAt: time.Now().Unix()}); err != nil {
+		return st, err
+	}
+	s.mu.Lock()
+	s.built = true
+	s.mu.Unlock()
+	s.setProgress(len(todo), len(todo))
+	st.Took = time.Since(start)
+	return st, nil
+}
+
+// loadStamps reads the stamps the index holds, once per process.
+func (s *indexState) loadStamps(ctx context.Context) (map[string]domain.Stamp, error) {
+	s.mu.Lock()
+	loaded := s.stamps != nil
+	s.mu.Unlock()
+	if !loaded {
+		cat, err := s.ix.Catalog(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("reading the section index: %w", err)
+		}
+		m := make(map[string]domain.Stamp, len(cat.Docs))
+		for _, d := range cat.Docs {
+			m[d.Path] = d.Stamp
+		}
+		s.mu.Lock()
+		s.stamps = m
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]domain.Stamp, len(s.stamps))
+	for p, st := range s.stamps {
+		out[p] = st
+	}
+	return out, nil
+}
+
+// indexedStamp is the stamp of what the index holds for path.
+func (s *indexState) indexedStamp(path string) (domain.Stamp, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.stamps[path]
+	return st, ok
+}
+
+func (s *indexState) setProgress(done, total int) {
+	s.mu.Lock()
+	s.done, s.total = done, total
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// IndexProgress reports the running or last refresh: docs handled, docs to
+// handle, and whether a whole refresh has finished in this process.
+func (l *Library) IndexProgress() (done, total int, built bool) {
+	if l.idx == nil {
+		return 0, 0, false
+	}
+	l.idx.mu.Lock()
+	defer l.idx.mu.Unlock()
+	return l.idx.done, l.idx.total, l.idx.built
+}
+
+// WaitBuilt waits until a whole refresh has finished in this process,
+// calling progress on every step; it returns ctx's error if ctx ends first.
+func (l *Library) WaitBuilt(ctx context.Context, progress func(done, total int)) error {
+	if l.idx == nil {
+		return nil
+	}
+	for {
+		l.idx.mu.Lock()
+		built, done, total, changed := l.idx.built, l.idx.done, l.idx.total, l.idx.changed
+		l.idx.mu.Unlock()
+		if built {
+			return nil
+		}
+		if progress != nil {
+			progress(done, total)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+		}
+	}
+}
+
+// KeepIndexed refreshes the index now and again whenever a call notices a
+// doc the index does not hold in its current version, until ctx ends. It
+// logs a failed refresh (one line) and goes on: searches then scan files.
+func (l *Library) KeepIndexed(ctx context.Context) {
+	if l.idx == nil {
+		return
+	}
+	for {
+		st, err := l.Refresh(ctx, nil)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			l.idx.log.Warn("section index refresh failed; searches read the files", "err", err.Error())
+		case st.Parsed+st.Removed > 0:
+			l.idx.log.Info("section index refreshed", "docs", st.Docs, "parsed", st.Parsed, "removed", st.Removed, "took", st.Took)
+		}
+		wait := time.Duration(0)
+		if st.Deferred > 0 {
+			wait = racyWindow // a doc was too fresh to store: try again once it settles
+		}
+		var timer <-chan time.Time
+		if wait > 0 {
+			timer = time.After(wait)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-l.idx.kick:
+		case <-timer:
+		}
+	}
+}
+
+// noticeStale asks the background refresher for a refresh, without
+// waiting.
+func (s *indexState) noticeStale() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// fromIndex returns the stored parse of path when the index holds exactly
+// the version stamped stamp, else nil. The index stores only settled
+// reads, so its bytes are trusted by stamp.
+func (l *Library) fromIndex(ctx context.Context, path string, stamp domain.Stamp) *parsedDoc {
+	if l.idx == nil {
+		return nil
+	}
+	l.idx.mu.Lock()
+	held, ok := l.idx.stamps[path]
+	loaded := l.idx.stamps != nil
+	l.idx.mu.Unlock()
+	if loaded && (!ok || !held.Equal(stamp)) {
+		return nil
+	}
+	e, err := l.idx.ix.Entry(ctx, path)
+	if err != nil || !e.Doc.Stamp.Equal(stamp) {
+		return nil
+	}
+	return &parsedDoc{stamp: stamp, content: e.Content, structure: e.Structure, readAt: time.Now()}
+}

@@ -1,0 +1,151 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
+	"github.com/librarian/librarian/adapters/sqlitesectionindex"
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/docindex"
+)
+
+// countingSource counts the document files read through it.
+type countingSource struct {
+	docindex.Source
+	reads atomic.Int64
+}
+
+func (c *countingSource) ReadFile(ctx context.Context, p string) ([]byte, domain.Stamp, error) {
+	c.reads.Add(1)
+	return c.Source.ReadFile(ctx, p)
+}
+
+// indexedLibrary opens the library at root with the real adapters of a
+// convention and the section index in file.
+func indexedLibrary(t *testing.T, convention, root, file string) (*Library, *countingSource) {
+	t.Helper()
+	plain := openSearchLibrary(t, convention, root)
+	src := &countingSource{Source: plain.source}
+	l := NewLibrary(src, goldmarkmarkdown.New(), nil, DefaultLibraryConfig())
+	ix, err := sqlitesectionindex.OpenFile(t.Context(), file, sqlitesectionindex.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	l.UseIndex(ix, nil)
+	return l, src
+}
+
+// copyTree copies the test library to a temporary folder with old times
+// (outside the racy window, so every read is stored).
+func copyTree(t *testing.T, from string) string {
+	t.Helper()
+	to := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			return err
+		}
+		return os.Chtimes(dst, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+func TestRefreshByStampsAndRestartFromTheIndex(t *testing.T) {
+	for _, conv := range conventions {
+		t.Run(conv, func(t *testing.T) {
+			root := copyTree(t, searchLibRoot)
+			file := filepath.Join(t.TempDir(), "index.sqlite")
+			ctx := context.Background()
+			l, _ := indexedLibrary(t, conv, root, file)
+			var steps []int
+			st, err := l.Refresh(ctx, func(done, total int) { steps = append(steps, done) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Parsed == 0 || st.Parsed != st.Docs || st.Deferred != 0 {
+				t.Fatalf("first refresh %+v, want every doc parsed", st)
+			}
+			if len(steps) < 2 || steps[len(steps)-1] != st.Docs {
+				t.Errorf("progress steps %v, want 0 … %d", steps, st.Docs)
+			}
+			want, err := l.ListDocuments(ctx, ListRequest{Scope: Scope{Depth: -1}, LineBounds: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st, _ := l.Refresh(ctx, nil); st.Parsed != 0 || st.Removed != 0 {
+				t.Errorf("refresh of an unchanged library %+v, want nothing parsed", st)
+			}
+
+			// A restart: a new process with the same index file reads no
+			// document file to list the library.
+			l2, src2 := indexedLibrary(t, conv, root, file)
+			got, err := l2.ListDocuments(ctx, ListRequest{Scope: Scope{Depth: -1}, LineBounds: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("listing after a restart differs:\n%s\nwant\n%s", got, want)
+			}
+			if n := src2.reads.Load(); n != 0 {
+				t.Errorf("the restarted library read %d document files; the index holds them all", n)
+			}
+			if st, _ := l2.Refresh(ctx, nil); st.Parsed != 0 {
+				t.Errorf("refresh after a restart %+v, want nothing parsed", st)
+			}
+
+			// One edited file is seen and re-indexed alone.
+			cat, _ := l2.Catalog(ctx)
+			victim := filepath.Join(root, filepath.FromSlash(cat.Docs[0].Path))
+			body, _ := os.ReadFile(victim)
+			os.WriteFile(victim, append(body, []byte("\nA new closing line about zanzibar.\n")...), 0o644)
+			old := time.Now().Add(-time.Minute)
+			os.Chtimes(victim, old, old)
+			began := time.Now()
+			st, err = l2.Refresh(ctx, nil)
+			if err != nil || st.Parsed != 1 {
+				t.Errorf("refresh after one edit %+v, %v; want exactly one doc parsed", st, err)
+			}
+			t.Logf("one edited file re-indexed in %v", time.Since(began))
+			e, err := l2.Index().Entry(ctx, cat.Docs[0].Path)
+			if err != nil || !strings.Contains(string(e.Content), "zanzibar") {
+				t.Errorf("the index holds the old text of the edited doc (%v)", err)
+			}
+			os.Remove(victim)
+			if st, _ := l2.Refresh(ctx, nil); st.Removed != 1 {
+				t.Errorf("refresh after a removal %+v, want one removed", st)
+			}
+		})
+	}
+}
+
+func TestRefreshDefersFreshFiles(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "fresh.md"), []byte("# Fresh\n\njust written\n"), 0o644)
+	l, _ := indexedLibrary(t, "frontmatter", root, filepath.Join(t.TempDir(), "i.sqlite"))
+	st, err := l.Refresh(context.Background(), nil)
+	if err != nil || st.Deferred != 1 || st.Parsed != 0 {
+		t.Errorf("refresh of a file modified just now: %+v, %v; want it deferred (its stamp cannot prove its bytes yet)", st, err)
+	}
+}
