@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // CheckReport is what `librarian check` finds in a library that passed
@@ -16,10 +18,10 @@ type CheckReport struct {
 // Text renders the report for a person.
 func (r CheckReport) Text() string {
 	if len(r.Problems) == 0 {
-		return fmt.Sprintf("ok: %d %s, no problems", r.Docs, plural(r.Docs, "doc", "docs"))
+		return fmt.Sprintf("ok: %d %s, no problems", r.Docs, domain.Plural(r.Docs, "doc", "docs"))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s in %d %s:", len(r.Problems), plural(len(r.Problems), "problem", "problems"), r.Docs, plural(r.Docs, "doc", "docs"))
+	fmt.Fprintf(&b, "%d %s in %d %s:", len(r.Problems), domain.Plural(len(r.Problems), "problem", "problems"), r.Docs, domain.Plural(r.Docs, "doc", "docs"))
 	for _, p := range r.Problems {
 		b.WriteString("\n- ")
 		b.WriteString(p)

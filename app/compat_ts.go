@@ -266,7 +266,7 @@ func (l *Library) tsScope(ctx context.Context, directory string, tags []string, 
 				continue
 			}
 		}
-		if len(tags) > 0 && !hasAnyTag(d.Tags, tags) {
+		if len(tags) > 0 && !domain.HasAnyTag(d.Tags, tags) {
 			continue
 		}
 		out = append(out, tsDoc{doc: d, path: p})

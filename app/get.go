@@ -1,13 +1,8 @@
 package app
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
-	"path"
-	"sort"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
@@ -101,56 +96,18 @@ func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, err
 	if err != nil {
 		return Answer{}, err
 	}
-	g := &getCall{lib: l, req: req, cat: cat, budget: budget, sent: map[string]map[string]int{}}
-	targets := g.resolveTargets()
+	g := &getCall{lib: l, req: req, cat: cat, budget: domain.Budget{Max: budget}, sent: map[string]map[string]int{}, rendered: map[*domain.Chunk]*renderedChunk{}}
+	targets, notes := domain.ResolveTargets(cat, req.Select)
+	g.notes = append(g.notes, notes...)
 	if err := g.openTargets(ctx, targets); err != nil {
 		return Answer{}, err
 	}
 	g.planChunks(targets)
-	g.assignLines()
+	domain.AssignLines(g.chunks)
 	if err := g.renderChunks(ctx); err != nil {
 		return Answer{}, err
 	}
 	return capImages(g.answer(), MaxAnswerImageBytes), nil
-}
-
-// MaxAnswerImageBytes bounds the image bytes of one get_documents answer:
-// the text budget does not count images, and a root of docs sharing large
-// diagrams could otherwise send tens of megabytes in one result.
-const MaxAnswerImageBytes = 10 << 20
-
-// capImages keeps images in answer order while their bytes fit in max and
-// turns the rest into one-line placeholders where they stood, saying why.
-func capImages(a Answer, max int) Answer {
-	total := 0
-	var out []Part
-	for _, p := range a.Parts {
-		if p.Image == nil {
-			if n := len(out); n > 0 && out[n-1].Image == nil {
-				out[n-1].Text += p.Text
-				continue
-			}
-			out = append(out, p)
-			continue
-		}
-		if total+len(p.Image.Data) <= max {
-			total += len(p.Image.Data)
-			out = append(out, p)
-			continue
-		}
-		label := p.Image.ID
-		if caption := domain.OneLine(p.Image.Caption, 200); caption != "" {
-			label += " — " + caption
-		}
-		line := fmt.Sprintf("[image omitted: %s (this answer already carries %s of images, the limit for one answer: ask for this doc again with include_images)]\n", label, formatBytes(int64(total)))
-		if n := len(out); n > 0 && out[n-1].Image == nil {
-			out[n-1].Text += line
-		} else {
-			out = append(out, Part{Text: line})
-		}
-	}
-	a.Parts = out
-	return a
 }
 
 // getCall is the state of one get_documents call. Nothing outlives it:
@@ -159,11 +116,12 @@ type getCall struct {
 	lib    *Library
 	req    GetRequest
 	cat    *domain.Catalog
-	budget int
+	budget domain.Budget // the budget and what the kept chunks used of it
 
-	docs   map[string]*docText // opened docs by path
-	chunks []*chunk
-	notes  []selNote
+	docs     map[string]*docText // opened docs by path
+	chunks   []*domain.Chunk
+	rendered map[*domain.Chunk]*renderedChunk // the kept chunks' text and images
+	notes    []domain.SelNote
 
 	images       map[string]domain.Image // the image index, loaded on first use
 	imagesLoaded bool
@@ -171,185 +129,22 @@ type getCall struct {
 
 	// sent records, per doc path, the images sent in this call and the
 	// line of the stub they were sent at.
-	sent    map[string]map[string]int
-	used    int  // tokens of the kept chunks
-	keptAny bool // a chunk is in the answer (its figure may be 0)
-}
-
-// selNote is a note tied to the selector it concerns (-1: none), so notes
-// can be listed in select order.
-type selNote struct {
-	sel  int
-	text string
+	sent map[string]map[string]int
 }
 
 func (g *getCall) note(sel int, format string, args ...any) {
-	g.notes = append(g.notes, selNote{sel: sel, text: fmt.Sprintf(format, args...)})
-}
-
-// target is one doc a selector names, directly or through its root.
-type target struct {
-	sel  int
-	doc  domain.Document
-	root *string // the cleaned root it came from; nil for a doc selector
-}
-
-// resolveTargets turns selectors into docs, in select order; roots expand
-// in path order (the catalog's). Unknown docs and roots become notes.
-func (g *getCall) resolveTargets() []target {
-	// One pass over the catalog finds every named doc, by id and by path.
-	byID, byPath := map[string]int{}, map[string]int{}
-	for _, s := range g.req.Select {
-		if !s.IsRoot {
-			byID[s.Doc], byPath[cleanDocPath(s.Doc)] = -1, -1
-		}
-	}
-	for i, d := range g.cat.Docs {
-		if j, ok := byID[d.ID]; ok && j < 0 {
-			byID[d.ID] = i
-		}
-		if j, ok := byPath[d.Path]; ok && j < 0 {
-			byPath[d.Path] = i
-		}
-	}
-	var out []target
-	notedIndex := map[string]bool{} // catalog notes already passed on
-	for i, s := range g.req.Select {
-		if s.IsRoot {
-			docs, root, err := scopeDocs(g.cat, Scope{Root: s.Root, Depth: -1})
-			if err != nil {
-				g.note(i, "select[%d]: root '%s': %v", i, s.Root, err)
-				continue
-			}
-			if len(docs) == 0 {
-				g.note(i, "select[%d]: root '%s' holds no documents", i, folderName(root))
-				continue
-			}
-			for _, d := range docs {
-				out = append(out, target{sel: i, doc: d, root: &root})
-			}
-			for _, n := range g.cat.Notes {
-				if !notedIndex[n] && (root == "" || mentionsFolder(n, root)) {
-					notedIndex[n] = true
-					g.note(i, "select[%d]: root '%s': the index left a doc out: %s", i, folderName(root), n)
-				}
-			}
-			continue
-		}
-		if j := byID[s.Doc]; j >= 0 {
-			out = append(out, target{sel: i, doc: g.cat.Docs[j]})
-			continue
-		}
-		if j := byPath[cleanDocPath(s.Doc)]; j >= 0 {
-			out = append(out, target{sel: i, doc: g.cat.Docs[j]})
-			continue
-		}
-		if why := catalogNotesAbout(g.cat, s.Doc); why != "" {
-			g.note(i, "select[%d]: doc '%s' was left out by the index: %s", i, s.Doc, why)
-			continue
-		}
-		g.note(i, "select[%d]: unknown doc '%s': no document has this id or path%s", i, s.Doc, docHint(g.cat, s.Doc))
-	}
-	return out
-}
-
-// cleanDocPath reads a doc path as agents write it: "./backend/auth.md" and
-// "/backend/auth.md" both mean "backend/auth.md".
-func cleanDocPath(p string) string {
-	p = strings.TrimSpace(p)
-	if strings.ContainsRune(p, '\\') {
-		return p
-	}
-	return strings.TrimPrefix(path.Clean("/"+p), "/")
-}
-
-func folderName(root string) string {
-	if root == "" {
-		return "."
-	}
-	return root
-}
-
-// docHint suggests docs whose id or path contains what the agent wrote.
-func docHint(cat *domain.Catalog, name string) string {
-	want := strings.ToLower(strings.TrimSuffix(cleanDocPath(name), ".md"))
-	if want == "" {
-		return ""
-	}
-	var near []string
-	for _, d := range cat.Docs {
-		id := strings.ToLower(d.ID)
-		if strings.Contains(id, want) || strings.Contains(strings.ToLower(d.Path), want) || len(id) >= 3 && strings.Contains(want, id) {
-			near = append(near, d.ID)
-			if len(near) == 5 {
-				break
-			}
-		}
-	}
-	if len(near) == 0 {
-		return " (list_documents shows every doc)"
-	}
-	return " (did you mean: " + strings.Join(near, ", ") + "?)"
-}
-
-// catalogNotesAbout returns the index source's notes that name the doc, so
-// that a doc the index refused is explained where it is asked for.
-func catalogNotesAbout(cat *domain.Catalog, name string) string {
-	var found []string
-	for _, n := range cat.Notes {
-		// The frontmatter convention's ids are paths without ".md", and
-		// its notes name the file.
-		if mentions(n, name) || !strings.HasSuffix(name, ".md") && mentions(n, name+".md") {
-			found = append(found, n)
-		}
-	}
-	return strings.Join(found, "; ")
-}
-
-// mentions reports whether text holds name as a whole word (not as part of
-// a longer id or path).
-func mentions(text, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], name)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(name)
-		if (start == 0 || !isNameByte(text[start-1])) && (end == len(text) || !isNameByte(text[end])) {
-			return true
-		}
-		i = start + 1
-	}
-}
-
-// mentionsFolder reports whether text names a path inside folder dir.
-func mentionsFolder(text, dir string) bool {
-	prefix := dir + "/"
-	for i := 0; ; {
-		j := strings.Index(text[i:], prefix)
-		if j < 0 {
-			return false
-		}
-		if start := i + j; start == 0 || !isNameByte(text[start-1]) {
-			return true
-		}
-		i += j + 1
-	}
-}
-
-func isNameByte(c byte) bool {
-	return c == '-' || c == '_' || c == '.' || c == '/' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	g.notes = append(g.notes, domain.SelNote{Sel: sel, Text: fmt.Sprintf(format, args...)})
 }
 
 // openTargets reads and parses every doc the targets name, once each and in
 // parallel (from the cache when unchanged).
-func (g *getCall) openTargets(ctx context.Context, targets []target) error {
+func (g *getCall) openTargets(ctx context.Context, targets []domain.Target) error {
 	var unique []domain.Document
 	seen := map[string]bool{}
 	for _, t := range targets {
-		if !seen[t.doc.Path] {
-			seen[t.doc.Path] = true
-			unique = append(unique, t.doc)
+		if !seen[t.Doc.Path] {
+			seen[t.Doc.Path] = true
+			unique = append(unique, t.Doc)
 		}
 	}
 	parsed, errs := g.lib.openAll(ctx, unique)
@@ -359,322 +154,38 @@ func (g *getCall) openTargets(ctx context.Context, targets []target) error {
 	g.docs = make(map[string]*docText, len(unique))
 	for i, d := range unique {
 		if errs[i] != nil {
-			g.docs[d.Path] = &docText{doc: d, err: errs[i]}
+			g.docs[d.Path] = &docText{err: errs[i]}
 			continue
 		}
-		g.docs[d.Path] = newDocText(d, parsed[i])
+		dt := domain.NewDocText(d, parsed[i].content, parsed[i].structure)
+		g.docs[d.Path] = &docText{DocText: dt}
 	}
 	return nil
 }
 
-// docText is an opened doc with what rendering needs: its lines, its code
-// blocks in line order and its image stubs by line.
+// docText is an opened doc of the call, or why it could not be opened.
 type docText struct {
-	doc        domain.Document
-	err        error // the doc could not be opened
-	noted      bool  // err is already in Notes
-	p          *parsedDoc
-	lineStarts []int // byte offset of each line; lineStarts[k] is line k+1
-	n          int   // number of lines
-	blocks     []domain.CodeBlock
-	stubs      map[int][]string // image ids by line, in order of appearance
-	owner      []int32          // per line: 1 + the index of the chunk that returned it, 0 if none
-	emptyOwner int32            // for a doc without body lines: 1 + the chunk that showed it, 0 if none
-	bodyFrom   int              // first line after frontmatter
+	*domain.DocText
+	err   error // the doc could not be opened
+	noted bool  // err is already in Notes
 }
 
-func newDocText(d domain.Document, p *parsedDoc) *docText {
-	t := &docText{doc: d, p: p}
-	c := p.content
-	t.lineStarts = append(t.lineStarts, 0)
-	for i, b := range c {
-		if b == '\n' && i+1 < len(c) {
-			t.lineStarts = append(t.lineStarts, i+1)
-		}
-	}
-	t.n = len(t.lineStarts)
-	if len(c) == 0 {
-		t.lineStarts, t.n = nil, 0
-	}
-	s := p.structure
-	t.bodyFrom = min(max(s.FrontmatterEnd, 0), t.n) + 1
-	for _, b := range s.CodeBlocks {
-		b.Start = max(b.Start, 1)
-		b.End = min(max(b.End, b.Start), t.n)
-		if b.Start <= t.n {
-			t.blocks = append(t.blocks, b)
-		}
-	}
-	sort.SliceStable(t.blocks, func(i, j int) bool { return t.blocks[i].Start < t.blocks[j].Start })
-	if len(s.Images) > 0 {
-		t.stubs = map[int][]string{}
-		for _, im := range s.Images {
-			t.stubs[im.Line] = append(t.stubs[im.Line], im.ID)
-		}
-	}
-	t.owner = make([]int32, t.n+1)
-	return t
-}
-
-// line returns line k (1-based) without its '\n'.
-func (t *docText) line(k int) []byte {
-	start := t.lineStarts[k-1]
-	end := len(t.p.content)
-	if k < t.n {
-		end = t.lineStarts[k]
-	}
-	return bytes.TrimSuffix(t.p.content[start:end], []byte{'\n'})
-}
-
-// bytesOf is the size of lines from..to, newlines included.
-func (t *docText) bytesOf(from, to int) int {
-	if from > to {
-		return 0
-	}
-	end := len(t.p.content)
-	if to < t.n {
-		end = t.lineStarts[to]
-	}
-	return end - t.lineStarts[from-1]
-}
-
-// blockAt returns the code block that holds line k, or nil.
-func (t *docText) blockAt(k int) *domain.CodeBlock {
-	i := sort.Search(len(t.blocks), func(i int) bool { return t.blocks[i].Start > k }) - 1
-	if i >= 0 && t.blocks[i].End >= k {
-		return &t.blocks[i]
-	}
-	return nil
-}
-
-// openingFence is the fence line that re-opens blk: its indent, marker and
-// info string, spaced as the file's own opening line has them.
-func (t *docText) openingFence(blk *domain.CodeBlock) string {
-	line := string(t.line(blk.Start))
-	if blk.Fence != "" {
-		if i := strings.Index(line, blk.Fence); i >= 0 {
-			rest := strings.TrimRight(line[i+len(blk.Fence):], "\r")
-			// Past the marker run, the rest is the info string with its spacing.
-			rest = strings.TrimLeft(rest, blk.Fence[:1])
-			if strings.TrimSpace(rest) == blk.Info {
-				return blk.Indent + blk.Fence + strings.TrimRight(rest, " \t")
-			}
-		}
-	}
-	if blk.Info == "" {
-		return blk.Indent + blk.Fence
-	}
-	return blk.Indent + blk.Fence + " " + blk.Info
-}
-
-// hasCode reports whether a code block meets lines from..to.
-func (t *docText) hasCode(from, to int) bool {
-	for _, b := range t.blocks {
-		if b.Start <= to && b.End >= from {
-			return true
-		}
-	}
-	return false
-}
-
-// hasStubs reports whether an image stub lies in lines from..to.
-func (t *docText) hasStubs(from, to int) bool {
-	for line := range t.stubs {
-		if line >= from && line <= to {
-			return true
-		}
-	}
-	return false
-}
-
-func (t *docText) name() string { return fmt.Sprintf("%s (%s)", t.doc.ID, t.doc.Path) }
-
-type chunkKind int
-
-const (
-	wholeDoc chunkKind = iota
-	sectionChunk
-	linesChunk
-)
-
-// chunk is one header and the lines under it: a whole doc, one section or
-// one line range, with its selector's effective settings.
-type chunk struct {
-	sel     int
-	root    *string
-	doc     *docText
-	kind    chunkKind
-	section string // full section id
-	from    int    // requested lines, clamped to the file
-	to      int
-	images  bool
-	code    bool
-
-	segments []segment // from..to split by who returned each line first
-	state    chunkState
-	tokens   int
-	rendered *renderedChunk // when kept
-	// cutTo is the last line returned of a kept chunk cut to fit the
-	// budget (0: not cut); its lines after cutTo are left out.
-	cutTo int
-	// cutSection is the section a cut section chunk came from: its header
-	// keeps the section's name with the range actually returned.
-	cutSection string
-}
-
-// segment is a run of a chunk's lines that one chunk returns: owner is the
-// chunk's own index when the lines are new to the call.
-type segment struct {
-	from, to int
-	owner    int
-}
-
-type chunkState int
-
-const (
-	pending chunkState = iota
-	kept               // rendered into the answer
-	covered            // every line was returned by earlier chunks
-	leftOut            // over the budget
-)
-
-// planChunks turns targets into chunks: whole docs, each listed section in
-// the order given, line ranges clamped to the file.
-func (g *getCall) planChunks(targets []target) {
+// planChunks turns targets into chunks (domain.PlanChunks); a doc that
+// could not be opened is noted once.
+func (g *getCall) planChunks(targets []domain.Target) {
 	for _, t := range targets {
-		s := g.req.Select[t.sel]
-		dt := g.docs[t.doc.Path]
+		dt := g.docs[t.Doc.Path]
 		if dt.err != nil {
 			if !dt.noted {
 				dt.noted = true
-				g.note(t.sel, "select[%d]: %s", t.sel, openNote(t.doc, dt.err))
+				g.note(t.Sel, "select[%d]: %s", t.Sel, openNote(t.Doc, dt.err))
 			}
 			continue
 		}
-		base := chunk{sel: t.sel, root: t.root, doc: dt, images: g.req.IncludeImages, code: g.req.IncludeCode}
-		if s.IncludeImages != nil {
-			base.images = *s.IncludeImages
-		}
-		if s.IncludeCode != nil {
-			base.code = *s.IncludeCode
-		}
-		switch {
-		case s.Lines != nil:
-			r := *s.Lines
-			if r.From > dt.n {
-				g.note(t.sel, "select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.sel, r.From, r.To, dt.name(), dt.n, plural(dt.n, "line", "lines"))
-				continue
-			}
-			if r.To > dt.n {
-				g.note(t.sel, "select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.sel, r.From, r.To, dt.name(), lineSpan(r.From, dt.n), dt.n, plural(dt.n, "line", "lines"))
-				r.To = dt.n
-			}
-			c := base
-			c.kind, c.from, c.to = linesChunk, r.From, r.To
-			g.chunks = append(g.chunks, &c)
-		case len(s.Sections) > 0:
-			for _, name := range s.Sections {
-				sec, candidates := findSection(dt.p.structure, name)
-				switch {
-				case sec != nil:
-					c := base
-					c.kind, c.section = sectionChunk, sec.ID
-					c.from, c.to = max(sec.Start, 1), min(sec.End, dt.n)
-					if c.from > c.to {
-						g.note(t.sel, "select[%d]: section '%s' of %s has no lines in the file", t.sel, sec.ID, dt.name())
-						continue
-					}
-					g.chunks = append(g.chunks, &c)
-				case len(candidates) > 0:
-					g.note(t.sel, "select[%d]: section '%s' of %s is ambiguous: it may be %s; use the full id", t.sel, name, dt.name(), strings.Join(candidates, ", "))
-				default:
-					g.note(t.sel, "select[%d]: %s has no section '%s'; its sections: %s", t.sel, dt.name(), name, sectionList(dt.p.structure))
-				}
-			}
-		default:
-			c := base
-			c.kind, c.from, c.to = wholeDoc, dt.bodyFrom, dt.n
-			g.chunks = append(g.chunks, &c)
-		}
+		chunks, notes := domain.PlanChunks(t, g.req.Select[t.Sel], dt.DocText, g.req.IncludeImages, g.req.IncludeCode)
+		g.chunks = append(g.chunks, chunks...)
+		g.notes = append(g.notes, notes...)
 	}
-}
-
-// findSection finds a section by its full id, else by a unique '/'-bounded
-// suffix of its id (a leaf such as "rotation", or "tokens/rotation"). When
-// the suffix is ambiguous it returns the candidates' full ids instead.
-func findSection(s domain.Structure, name string) (*domain.Section, []string) {
-	for i := range s.Sections {
-		if s.Sections[i].ID == name {
-			return &s.Sections[i], nil
-		}
-	}
-	var matches []int
-	for i := range s.Sections {
-		if strings.HasSuffix(s.Sections[i].ID, "/"+name) {
-			matches = append(matches, i)
-		}
-	}
-	if len(matches) == 1 {
-		return &s.Sections[matches[0]], nil
-	}
-	var ids []string
-	for _, i := range matches {
-		ids = append(ids, s.Sections[i].ID)
-	}
-	return nil, ids
-}
-
-// sectionList names a doc's sections for an unknown-section note.
-func sectionList(s domain.Structure) string {
-	if len(s.Sections) == 0 {
-		return "(none)"
-	}
-	var ids []string
-	for i, sec := range s.Sections {
-		if i == 40 {
-			ids = append(ids, fmt.Sprintf("... (%d more: see list_documents)", len(s.Sections)-40))
-			break
-		}
-		ids = append(ids, sec.ID)
-	}
-	return strings.Join(ids, ", ")
-}
-
-// assignLines gives each line of the call to the first chunk that asks for
-// it and splits every chunk into segments by who returns them.
-func (g *getCall) assignLines() {
-	for ci, c := range g.chunks {
-		own := int32(ci + 1)
-		for k := c.from; k <= c.to; k++ {
-			o := int(c.doc.owner[k]) - 1
-			if o < 0 {
-				c.doc.owner[k] = own
-				o = ci
-			}
-			if n := len(c.segments); n > 0 && c.segments[n-1].owner == o {
-				c.segments[n-1].to = k
-				continue
-			}
-			c.segments = append(c.segments, segment{from: k, to: k, owner: o})
-		}
-		switch {
-		case c.from > c.to && c.doc.emptyOwner > 0:
-			c.state = covered // an empty doc shown once already
-		case c.from > c.to:
-			c.doc.emptyOwner = own
-		case !c.hasNewLines(ci):
-			c.state = covered
-		}
-	}
-}
-
-func (c *chunk) hasNewLines(self int) bool {
-	for _, s := range c.segments {
-		if s.owner == self {
-			return true
-		}
-	}
-	return false
 }
 
 // renderChunks renders chunks in select order while they fit the budget.
@@ -683,31 +194,31 @@ func (c *chunk) hasNewLines(self int) bool {
 func (g *getCall) renderChunks(ctx context.Context) error {
 	cut := false
 	for ci, c := range g.chunks {
-		if c.state == covered {
+		if c.State == domain.Covered {
 			continue
 		}
 		if cut {
-			c.state = leftOut
-			c.tokens = g.estimate(ci, c)
+			c.State = domain.LeftOut
+			c.Tokens = c.Estimate(ci)
 			continue
 		}
 		r, err := g.renderChunk(ctx, ci, c)
 		if err != nil {
 			return err
 		}
-		c.tokens = r.tokens
-		if g.budget > 0 && g.used+r.tokens > g.budget {
+		c.Tokens = r.tokens
+		if !g.budget.Fits(r.tokens) {
 			cut = true
 			part, to, err := g.cutToFit(ctx, ci, c, r)
 			if err != nil {
 				return err
 			}
 			if part == nil {
-				c.state = leftOut
+				c.State = domain.LeftOut
 				continue
 			}
-			if to < c.to {
-				c.cutTo = to
+			if to < c.To {
+				c.CutTo = to
 			}
 			r = part
 		}
@@ -717,491 +228,42 @@ func (g *getCall) renderChunks(ctx context.Context) error {
 }
 
 // keep puts a rendered chunk in the answer, with its notes and images.
-func (g *getCall) keep(c *chunk, r *renderedChunk) {
-	c.state = kept
-	c.rendered = r
+func (g *getCall) keep(c *domain.Chunk, r *renderedChunk) {
+	c.State = domain.Kept
+	g.rendered[c] = r
 	r.marks = nil // only a chunk over the budget is cut
-	g.used += r.tokens
-	g.keptAny = true
+	g.budget.Used += r.tokens
+	g.budget.KeptAny = true
 	for _, s := range r.sent {
-		if g.sent[c.doc.doc.Path] == nil {
-			g.sent[c.doc.doc.Path] = map[string]int{}
+		if g.sent[c.Doc.Doc.Path] == nil {
+			g.sent[c.Doc.Doc.Path] = map[string]int{}
 		}
-		g.sent[c.doc.doc.Path][s.id] = s.line
+		g.sent[c.Doc.Doc.Path][s.id] = s.line
 	}
 	g.notes = append(g.notes, r.notes...)
 }
 
 // cutToFit returns what of chunk ci (r: its whole rendering, over the
-// budget) goes in the answer, and the last line it holds; nil when the
-// chunk is left out whole. It cuts only when at least an eighth of the
-// budget is left, or always when nothing was returned yet: an agent must
-// get something back from any call, or it could never read a doc bigger
-// than the budget. The cut is a line range from the chunk's first line,
-// rendered as a "lines" selector would be (fence repairs, placeholders,
-// markers), measured by its real bytes / 4: the index's figure is for the
-// whole doc, and decided only that it must be cut. So a small file that
-// the index overrates comes back whole, at its bytes / 4. The cut takes as
-// many lines as fit, but ends before a section heading when one starts in
-// the last quarter of the allowance, and never just after a code block's
-// opening fence. When not even one line fits and nothing was returned yet,
-// the first line goes out anyway.
-func (g *getCall) cutToFit(ctx context.Context, ci int, c *chunk, r *renderedChunk) (*renderedChunk, int, error) {
-	if c.from > c.to { // an empty doc: nothing to cut
-		if g.keptAny {
-			return nil, 0, nil
-		}
-		return r, c.to, nil
-	}
-	left := g.budget - g.used
-	if g.keptAny && left*8 < g.budget {
+// budget) goes in the answer, as domain.PlanCut decides, and the last line
+// it holds; nil when the chunk is left out whole.
+func (g *getCall) cutToFit(ctx context.Context, ci int, c *domain.Chunk, r *renderedChunk) (*renderedChunk, int, error) {
+	full := textBytes(r.parts)
+	cut := domain.PlanCut(c, ci, g.budget, full, r.marks)
+	switch cut.Kind {
+	case domain.CutLeaveOut:
 		return nil, 0, nil
-	}
-	allow := 4 * left // bytes that estimate to at most left tokens
-	if full := textBytes(r.parts); full <= allow {
+	case domain.CutKeepWhole:
+		return r, c.To, nil
+	case domain.CutKeepMeasured:
 		r.tokens = domain.EstimateTokens(int64(full))
-		return r, c.to, nil
+		return r, c.To, nil
 	}
-	firstOwn := 0
-	for _, s := range c.segments {
-		if s.owner == ci {
-			firstOwn = s.from
-			break
-		}
-	}
-	headings := map[int]bool{}
-	for _, sec := range c.doc.p.structure.Sections {
-		headings[sec.Start] = true
-	}
-	skip := len(header(c)) + 1 // the marks count the whole chunk's header
-	smallest, best, atHeading := 0, 0, 0
-	for _, m := range r.marks {
-		if m.line < firstOwn || m.line >= c.to {
-			continue
-		}
-		if smallest == 0 {
-			smallest = m.line
-		}
-		cost := len(header(cutChunk(c, m.line))) + 1 + m.bytes - skip
-		if m.own && c.code {
-			if blk := c.doc.blockAt(m.line); blk != nil && blk.Start == m.line && m.line < blk.End {
-				continue // the block's opening fence alone: an empty block
-			}
-			for _, l := range c.doc.closingRepair(m.line) {
-				cost += len(l) + 1
-			}
-		}
-		if cost > allow {
-			continue // a fence repair may make a cut dearer than a later one
-		}
-		best = m.line
-		if headings[m.line+1] && 4*cost >= 3*allow {
-			atHeading = m.line
-		}
-	}
-	to := best
-	switch {
-	case atHeading > 0:
-		to = atHeading
-	case best == 0 && g.keptAny:
-		return nil, 0, nil
-	case best == 0 && smallest == 0: // one line, or one omitted block: it goes whole
-		return r, c.to, nil
-	case best == 0:
-		to = smallest
-	}
-	part, err := g.renderChunk(ctx, ci, cutChunk(c, to))
+	part, err := g.renderChunk(ctx, ci, c.CutAt(cut.To))
 	if err != nil {
 		return nil, 0, err
 	}
 	part.tokens = domain.EstimateTokens(int64(textBytes(part.parts)))
-	return part, to, nil
-}
-
-// cutChunk is chunk c's lines up to line to, as a line range.
-func cutChunk(c *chunk, to int) *chunk {
-	cc := *c
-	if c.kind == sectionChunk {
-		cc.cutSection = c.section
-	}
-	cc.kind, cc.to, cc.segments = linesChunk, to, nil
-	for _, s := range c.segments {
-		if s.from > to {
-			break
-		}
-		s.to = min(s.to, to)
-		cc.segments = append(cc.segments, s)
-	}
-	return &cc
-}
-
-// renderedChunk is a chunk's text and images, and what rendering it found:
-// notes (unknown images...) and the images it sent. They count only if the
-// chunk is kept.
-type renderedChunk struct {
-	parts  []Part
-	tokens int
-	notes  []selNote
-	sent   []sentImage
-	// marks are the places the chunk could be cut, in line order.
-	marks []lineMark
-}
-
-// lineMark is a place to cut a rendered chunk: after line (with what
-// follows it: image lines, an omitted block's placeholder, a marker), at
-// bytes of text from the chunk's start. Own is false after a marker for
-// lines returned earlier, where no fence needs closing.
-type lineMark struct {
-	line  int
-	bytes int
-	own   bool
-}
-
-// mark records a place to cut r, when the call has a budget to cut for.
-func (g *getCall) mark(r *renderedChunk, line, bytes int, own bool) {
-	if g.budget > 0 {
-		r.marks = append(r.marks, lineMark{line: line, bytes: bytes, own: own})
-	}
-}
-
-type sentImage struct {
-	id   string
-	line int
-}
-
-// partWriter builds parts, merging adjacent text.
-type partWriter struct {
-	parts []Part
-	buf   strings.Builder
-	n     int // bytes of text written
-}
-
-func (w *partWriter) line(s string) {
-	w.buf.WriteString(s)
-	w.buf.WriteByte('\n')
-	w.n += len(s) + 1
-}
-
-func (w *partWriter) lineBytes(b []byte) {
-	w.buf.Write(b)
-	w.buf.WriteByte('\n')
-	w.n += len(b) + 1
-}
-
-func (w *partWriter) image(img *ImagePart) {
-	w.flush()
-	w.parts = append(w.parts, Part{Image: img})
-}
-
-func (w *partWriter) add(p Part) {
-	if p.Image != nil {
-		w.image(p.Image)
-		return
-	}
-	w.buf.WriteString(p.Text)
-	w.n += len(p.Text)
-}
-
-func (w *partWriter) flush() {
-	if w.buf.Len() > 0 {
-		w.parts = append(w.parts, Part{Text: w.buf.String()})
-		w.buf.Reset()
-	}
-}
-
-func textBytes(parts []Part) int {
-	n := 0
-	for _, p := range parts {
-		n += len(p.Text)
-	}
-	return n
-}
-
-// header is a chunk's first line, seed 000's form:
-//
-//	=== auth (backend/auth.md) · L1–57 ===                              whole doc
-//	=== auth (backend/auth.md) · section refresh-tokens/rotation · L18–38 ===
-//	=== auth (backend/auth.md) · L43–50 ===                             line range
-//	=== empty (empty.md) · empty ===                                    a doc with no body
-func header(c *chunk) string {
-	name := c.doc.name()
-	switch {
-	case c.kind == sectionChunk:
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.section, lineSpan(c.from, c.to))
-	case c.kind == linesChunk && c.cutSection != "":
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.cutSection, lineSpan(c.from, c.to))
-	case c.kind == linesChunk:
-		return fmt.Sprintf("=== %s · %s ===", name, lineSpan(c.from, c.to))
-	case c.from > c.to:
-		return fmt.Sprintf("=== %s · empty ===", name)
-	default:
-		return fmt.Sprintf("=== %s · %s ===", name, lineSpan(c.from, c.to))
-	}
-}
-
-// renderChunk renders one chunk: its header, then each run of lines new to
-// the call, with a marker where lines returned earlier are skipped.
-func (g *getCall) renderChunk(ctx context.Context, ci int, c *chunk) (*renderedChunk, error) {
-	r := &renderedChunk{}
-	var w partWriter
-	w.line(header(c))
-	local := map[string]int{}
-	for i := 0; i < len(c.segments); {
-		s := c.segments[i]
-		if s.owner == ci {
-			if err := g.renderRun(ctx, &w, r, c, s.from, s.to, local); err != nil {
-				return nil, err
-			}
-			i++
-			continue
-		}
-		j := i
-		var owners []string
-		for ; j < len(c.segments) && c.segments[j].owner != ci; j++ {
-			o := fmt.Sprintf("select[%d]", g.chunks[c.segments[j].owner].sel)
-			if !contains(owners, o) {
-				owners = append(owners, o)
-			}
-		}
-		w.line(fmt.Sprintf("[%s already returned above (%s)]", lineSpan(s.from, c.segments[j-1].to), strings.Join(owners, ", ")))
-		g.mark(r, c.segments[j-1].to, w.n, false)
-		i = j
-	}
-	w.flush()
-	r.parts = w.parts
-	if t, ok := indexTokens(ci, c); ok {
-		r.tokens = t
-	} else {
-		r.tokens = domain.EstimateTokens(int64(textBytes(r.parts)))
-	}
-	return r, nil
-}
-
-// indexTokens is the index's token figure for a whole doc returned whole.
-func indexTokens(ci int, c *chunk) (int, bool) {
-	if c.kind != wholeDoc || !c.doc.doc.HasTokens {
-		return 0, false
-	}
-	for _, s := range c.segments {
-		if s.owner != ci {
-			return 0, false
-		}
-	}
-	return c.doc.doc.Tokens, true
-}
-
-// estimate is a left-out chunk's token figure, without rendering it.
-func (g *getCall) estimate(ci int, c *chunk) int {
-	if t, ok := indexTokens(ci, c); ok {
-		return t
-	}
-	n := len(header(c)) + 1
-	for _, s := range c.segments {
-		if s.owner == ci {
-			n += c.doc.bytesOf(s.from, s.to)
-		}
-	}
-	return domain.EstimateTokens(int64(n))
-}
-
-// renderRun writes lines a..b of a chunk's doc: verbatim, with fences
-// re-balanced where the run cuts a code block, or with each code block
-// replaced by a placeholder when code is omitted; images after their line.
-func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk, c *chunk, a, b int, local map[string]int) error {
-	dt := c.doc
-	if !c.code {
-		for k := a; k <= b; {
-			if blk := dt.blockAt(k); blk != nil {
-				w.line(codePlaceholder(blk))
-				k = min(blk.End, b) + 1
-				g.mark(r, k-1, w.n, true)
-				continue
-			}
-			w.lineBytes(dt.line(k))
-			if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
-				return err
-			}
-			g.mark(r, k, w.n, true)
-			k++
-		}
-		return nil
-	}
-	if blk := dt.blockAt(a); blk != nil && blk.Start < a {
-		w.line(fmt.Sprintf("[fence re-opened: L%d is inside the %s of %s]", a, blockName(blk), lineSpan(blk.Start, blk.End)))
-		w.line(dt.openingFence(blk))
-	}
-	for k := a; k <= b; k++ {
-		w.lineBytes(dt.line(k))
-		if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
-			return err
-		}
-		g.mark(r, k, w.n, true)
-	}
-	for _, l := range dt.closingRepair(b) {
-		w.line(l)
-	}
-	return nil
-}
-
-// closingRepair is what follows a run of lines that ends at line b inside
-// a code block, so that the block does not swallow what comes next: the
-// block's closing fence and a note saying why. Nil when b ends no block
-// early.
-func (t *docText) closingRepair(b int) []string {
-	blk := t.blockAt(b)
-	switch {
-	case blk == nil:
-		return nil
-	case b < blk.End:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", blockName(blk), lineSpan(blk.Start, blk.End), b)}
-	case !blk.Closed && blk.End == t.n:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", blockName(blk), lineSpan(blk.Start, blk.End))}
-	}
-	return nil
-}
-
-// blockName is "python code block", or "code block" without an info string.
-func blockName(b *domain.CodeBlock) string {
-	if lang := codeLanguage(b); lang != "" {
-		return lang + " code block"
-	}
-	return "code block"
-}
-
-// codeLanguage is the info string's first word, seed 000's `python`.
-func codeLanguage(b *domain.CodeBlock) string {
-	if f := strings.Fields(b.Info); len(f) > 0 {
-		return f[0]
-	}
-	return ""
-}
-
-// codePlaceholder is seed 000's one-line note for an omitted code block:
-// [code block omitted: python, 11 lines, L22–34]: the count is its content
-// lines, the range includes its fences; without an info string the
-// language is left out.
-func codePlaceholder(b *domain.CodeBlock) string {
-	n := b.ContentLines()
-	// "lines" for every count, seed 000's one form.
-	what := fmt.Sprintf("%d lines, %s", n, lineSpan(b.Start, b.End))
-	if lang := codeLanguage(b); lang != "" {
-		what = lang + ", " + what
-	}
-	return "[code block omitted: " + what + "]"
-}
-
-// renderStubs writes what stands after line k for each image stub on it:
-// the image, or a one-line placeholder that says why it is not there.
-func (g *getCall) renderStubs(ctx context.Context, w *partWriter, r *renderedChunk, c *chunk, k int, local map[string]int) error {
-	dt := c.doc
-	for _, id := range dt.stubs[k] {
-		img, why := g.image(ctx, id)
-		if why != "" {
-			w.line(fmt.Sprintf("[image unknown: %s (see Notes)]", id))
-			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: unknown image '%s' in %s L%d: %s", c.sel, id, dt.name(), k, why)})
-			continue
-		}
-		label := id
-		if caption := domain.OneLine(img.Caption, 200); caption != "" {
-			label += " — " + caption
-		}
-		if !c.images {
-			w.line("[image omitted: " + label + "]")
-			continue
-		}
-		if at, ok := local[id]; ok {
-			w.line(fmt.Sprintf("[image %s: shown above, at L%d]", id, at))
-			continue
-		}
-		if at, ok := g.sent[dt.doc.Path][id]; ok {
-			w.line(fmt.Sprintf("[image %s: shown above, at L%d]", id, at))
-			continue
-		}
-		data, err := g.lib.images.Read(ctx, id, g.lib.cfg.MaxImageBytes)
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		where := fmt.Sprintf("image '%s' (%s) in %s L%d", id, img.File, dt.name(), k)
-		switch {
-		case errors.Is(err, domain.ErrTooLarge):
-			w.line(fmt.Sprintf("[image omitted: %s (larger than the %s limit, LIBRARY_MAX_IMAGE_BYTES)]", label, formatBytes(g.lib.cfg.MaxImageBytes)))
-			continue
-		case err != nil:
-			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
-			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: %s: %s", c.sel, where, imageProblem(err))})
-			continue
-		}
-		mime := imageMIME(data)
-		if !strings.HasPrefix(mime, "image/") {
-			w.line(fmt.Sprintf("[image unavailable: %s (see Notes)]", label))
-			r.notes = append(r.notes, selNote{c.sel, fmt.Sprintf("select[%d]: %s: not an image (its bytes read as %s)", c.sel, where, mime)})
-			continue
-		}
-		w.image(&ImagePart{ID: id, Caption: img.Caption, File: firstNonEmpty(img.Path, img.File), MIME: mime, Data: data})
-		local[id] = k
-		r.sent = append(r.sent, sentImage{id: id, line: k})
-	}
-	return nil
-}
-
-// image looks id up in the image index (read once per call); why says why
-// it cannot be found.
-func (g *getCall) image(ctx context.Context, id string) (domain.Image, string) {
-	if g.lib.images == nil {
-		return domain.Image{}, "the library has no image index"
-	}
-	if !g.imagesLoaded {
-		g.imagesLoaded = true
-		g.images, g.imagesErr = g.lib.images.Images(ctx)
-	}
-	if g.imagesErr != nil {
-		return domain.Image{}, fmt.Sprintf("the image index cannot be read: %v", g.imagesErr)
-	}
-	img, ok := g.images[id]
-	if !ok {
-		return domain.Image{}, "not in the image index"
-	}
-	return img, ""
-}
-
-func imageProblem(err error) string {
-	switch {
-	case errors.Is(err, domain.ErrRefused):
-		return fmt.Sprintf("refused: %v", err)
-	case errors.Is(err, domain.ErrNotFound):
-		return "file not found"
-	default:
-		return fmt.Sprintf("unreadable: %v", err)
-	}
-}
-
-// imageMIME sniffs an image's type from its bytes; SVG, which the sniffer
-// reads as XML or text, is recognised by its root element.
-func imageMIME(data []byte) string {
-	mime, _, _ := strings.Cut(http.DetectContentType(data), ";")
-	if !strings.HasPrefix(mime, "image/") && (strings.HasPrefix(mime, "text/") || mime == "application/xml") {
-		head := data[:min(len(data), 1024)]
-		if bytes.Contains(bytes.ToLower(head), []byte("<svg")) {
-			return "image/svg+xml"
-		}
-	}
-	return mime
-}
-
-// formatBytes writes a byte count as seed 000 does ("5 MB", MB = 2^20).
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	default:
-		return fmt.Sprintf("%d %s", n, plural(int(n), "byte", "bytes"))
-	}
+	return part, cut.To, nil
 }
 
 // answer assembles the kept chunks, separated by blank lines, then the
@@ -1210,324 +272,27 @@ func (g *getCall) answer() Answer {
 	var w partWriter
 	wrote := false
 	for _, c := range g.chunks {
-		if c.state != kept {
+		if c.State != domain.Kept {
 			continue
 		}
 		if wrote {
 			w.line("")
 		}
 		wrote = true
-		for _, p := range c.rendered.parts {
+		for _, p := range g.rendered[c].parts {
 			w.add(p)
 		}
 	}
 	if !wrote {
-		w.line("(nothing returned)")
+		w.line(domain.NothingReturned)
 	}
 	// Notes, then the overlap notice (seed 000: "at the end"), then what the
 	// budget left out, which the agent sends next.
 	var tail strings.Builder
-	sort.SliceStable(g.notes, func(i, j int) bool { return noteOrder(g.notes[i].sel) < noteOrder(g.notes[j].sel) })
-	var notes []string
-	for _, n := range g.notes {
-		notes = append(notes, n.text)
-	}
-	writeNotes(&tail, notes)
-	g.writeOverlaps(&tail)
-	g.writeLeftOut(&tail)
+	domain.WriteNotes(&tail, domain.NoteTexts(g.notes))
+	domain.WriteOverlaps(&tail, g.chunks)
+	domain.WriteLeftOut(&tail, g.chunks, g.budget.Max, g.budget.Used)
 	w.buf.WriteString(tail.String())
 	w.flush()
 	return Answer{Parts: w.parts}
-}
-
-func noteOrder(sel int) int {
-	if sel < 0 {
-		return int(^uint(0) >> 1)
-	}
-	return sel
-}
-
-// describe names a chunk for the overlap notice:
-// "auth, whole doc", "auth § login-flow, L5–13", "auth, lines L43–50",
-// "root backend: auth, whole doc", "auth, whole doc, cut after L12".
-func describe(c *chunk) string {
-	if c.cutTo > 0 {
-		return asked(c) + fmt.Sprintf(", cut after L%d", c.cutTo)
-	}
-	return asked(c)
-}
-
-// asked names what a chunk's selector asked for, whether or not it was cut.
-func asked(c *chunk) string {
-	var b strings.Builder
-	if c.root != nil {
-		fmt.Fprintf(&b, "root %s: ", folderName(*c.root))
-	}
-	b.WriteString(c.doc.doc.ID)
-	switch c.kind {
-	case wholeDoc:
-		b.WriteString(", whole doc")
-	case sectionChunk:
-		fmt.Fprintf(&b, " § %s, %s", c.section, lineSpan(c.from, c.to))
-	case linesChunk:
-		fmt.Fprintf(&b, ", lines %s", lineSpan(c.from, c.to))
-	}
-	return b.String()
-}
-
-// writeOverlaps writes one line per pair of overlapping chunks, where the
-// earlier one is in the answer:
-//
-//   - select[1] (auth § login-flow, L5–13) overlaps select[0] (auth, whole doc): L5–13 already returned in select[0]'s chunk.
-//
-// When the two asked for different code or image settings and the lines
-// hold code blocks or image stubs, it says how they were returned.
-func (g *getCall) writeOverlaps(b *strings.Builder) {
-	var lines []string
-	for ci, c := range g.chunks {
-		if c.state != kept && c.state != covered {
-			continue
-		}
-		var owners []int
-		ranges := map[int][]segment{}
-		for _, s := range c.segments {
-			if s.owner == ci || g.chunks[s.owner].state != kept {
-				continue
-			}
-			// Lines past a cut were not returned, by either chunk.
-			for _, cutTo := range []int{c.cutTo, g.chunks[s.owner].cutTo} {
-				if cutTo > 0 {
-					s.to = min(s.to, cutTo)
-				}
-			}
-			if s.from > s.to {
-				continue
-			}
-			if _, ok := ranges[s.owner]; !ok {
-				owners = append(owners, s.owner)
-			}
-			ranges[s.owner] = append(ranges[s.owner], s)
-		}
-		for _, o := range owners {
-			owner := g.chunks[o]
-			var spans []string
-			for _, s := range ranges[o] {
-				spans = append(spans, lineSpan(s.from, s.to))
-			}
-			lines = append(lines, fmt.Sprintf("select[%d] (%s) overlaps select[%d] (%s): %s already returned in select[%d]'s chunk%s",
-				c.sel, describe(c), owner.sel, describe(owner), strings.Join(spans, ", "), owner.sel, settingsDiff(owner, c, ranges[o])))
-		}
-	}
-	if len(lines) == 0 {
-		return
-	}
-	b.WriteString("\nOverlaps:\n")
-	for _, l := range lines {
-		b.WriteString("- ")
-		b.WriteString(l)
-		b.WriteString("\n")
-	}
-}
-
-// settingsDiff says how overlapping lines were returned when the earlier
-// chunk's settings differ from the later one's where it matters.
-func settingsDiff(owner, c *chunk, segs []segment) string {
-	anyIn := func(has func(from, to int) bool) bool {
-		for _, s := range segs {
-			if has(s.from, s.to) {
-				return true
-			}
-		}
-		return false
-	}
-	var how, missing []string
-	if owner.code != c.code && anyIn(c.doc.hasCode) {
-		if owner.code {
-			how = append(how, "with code blocks (include_code=true)")
-		} else {
-			how = append(how, "with code blocks omitted (include_code=false)")
-			missing = append(missing, "code blocks")
-		}
-	}
-	if owner.images != c.images && anyIn(c.doc.hasStubs) {
-		if owner.images {
-			how = append(how, "with images (include_images=true)")
-		} else {
-			how = append(how, "with images omitted (include_images=false)")
-			missing = append(missing, "images")
-		}
-	}
-	if len(how) == 0 {
-		return "."
-	}
-	s := ", " + strings.Join(how, " and ")
-	if len(missing) > 0 {
-		s += ": ask for them again in a separate call to get the " + strings.Join(missing, " and ")
-	}
-	return s + "."
-}
-
-// leftItem is one ready-to-send selector of the Left out block.
-type leftItem struct {
-	sel    domain.Selector
-	from   int // the select index it came from
-	tokens int
-	why    string // said after the selector: the rest of a cut chunk
-}
-
-// maxLeftItems caps the Left out list; past it the block says how many more.
-const maxLeftItems = 100
-
-// writeLeftOut lists, as ready-to-send selectors, the chunks the budget
-// left out: first the rest of a chunk cut to fit, as line ranges, then a
-// root whose docs were all left out whole as itself, else each doc,
-// section (consecutive sections of one doc merged) or line range; a chunk
-// that lost lines to an earlier chunk as its remaining line ranges. Each
-// carries the settings it was asked with where they differ from the tool's
-// defaults.
-func (g *getCall) writeLeftOut(b *strings.Builder) {
-	var items []leftItem
-	total, chunks := 0, 0
-	for ci := 0; ci < len(g.chunks); ci++ {
-		c := g.chunks[ci]
-		if c.state == kept && c.cutTo > 0 {
-			rest := false
-			for _, s := range c.segments {
-				if s.owner != ci || s.to <= c.cutTo {
-					continue
-				}
-				it := g.linesItem(c, max(s.from, c.cutTo+1), s.to)
-				if !rest {
-					it.why = fmt.Sprintf(": continues select[%d] (%s), cut after L%d to fit max_tokens", c.sel, asked(c), c.cutTo)
-				}
-				items = append(items, it)
-				rest = true
-			}
-			if rest {
-				chunks++
-			}
-			continue
-		}
-		if c.state != leftOut {
-			continue
-		}
-		if c.root != nil {
-			if end, ok := g.wholeRootLeftOut(ci); ok {
-				s := g.withSettings(domain.Selector{Root: *c.root, IsRoot: true}, c)
-				if *c.root == "" {
-					s.Root = "."
-				}
-				t := 0
-				for _, x := range g.chunks[ci:end] {
-					t += x.tokens
-					chunks++
-				}
-				items = append(items, leftItem{sel: s, from: c.sel, tokens: t})
-				ci = end - 1
-				continue
-			}
-		}
-		chunks++
-		if !c.untrimmed(ci) {
-			for _, s := range c.segments {
-				if s.owner == ci {
-					items = append(items, g.linesItem(c, s.from, s.to))
-				}
-			}
-			continue
-		}
-		var sel domain.Selector
-		switch c.kind {
-		case wholeDoc:
-			sel = domain.Selector{Doc: c.doc.doc.ID}
-		case sectionChunk:
-			if n := len(items); n > 0 && g.mergeSection(&items[n-1], c) {
-				items[n-1].tokens += c.tokens
-				continue
-			}
-			sel = domain.Selector{Doc: c.doc.doc.ID, Sections: []string{c.section}}
-		case linesChunk:
-			sel = domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: c.from, To: c.to}}
-		}
-		items = append(items, leftItem{sel: g.withSettings(sel, c), from: c.sel, tokens: c.tokens})
-	}
-	if len(items) == 0 {
-		return
-	}
-	for _, it := range items {
-		total += it.tokens
-	}
-	fmt.Fprintf(b, "\nLeft out (over max_tokens=%d; ~%d tokens returned): %d %s, ~%d tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n",
-		g.budget, g.used, chunks, plural(chunks, "chunk", "chunks"), total)
-	var all []string
-	for i, it := range items {
-		if i == maxLeftItems {
-			fmt.Fprintf(b, "- ... and %d more: narrow the selectors or raise max_tokens\n", len(items)-maxLeftItems)
-			break
-		}
-		fmt.Fprintf(b, "- %s (~%d tokens)%s\n", it.sel.JSON(), it.tokens, it.why)
-		all = append(all, it.sel.JSON())
-	}
-	if len(items) > 1 && len(items) <= maxLeftItems {
-		fmt.Fprintf(b, "As one select list: [%s]\n", strings.Join(all, ", "))
-	}
-}
-
-// linesItem is lines from..to of chunk c as a left-out line range, with
-// the chunk's settings; its figure is what it would cost as its own chunk.
-func (g *getCall) linesItem(c *chunk, from, to int) leftItem {
-	sel := g.withSettings(domain.Selector{Doc: c.doc.doc.ID, Lines: &domain.LineRange{From: from, To: to}}, c)
-	n := len(fmt.Sprintf("=== %s · %s ===\n", c.doc.name(), lineSpan(from, to))) + c.doc.bytesOf(from, to)
-	return leftItem{sel: sel, from: c.sel, tokens: domain.EstimateTokens(int64(n))}
-}
-
-// untrimmed reports that no line of the chunk went to an earlier chunk.
-func (c *chunk) untrimmed(self int) bool {
-	for _, s := range c.segments {
-		if s.owner != self {
-			return false
-		}
-	}
-	return true
-}
-
-// wholeRootLeftOut reports whether the chunks of the root selector that
-// starts at ci are all left out whole, and where they end.
-func (g *getCall) wholeRootLeftOut(ci int) (int, bool) {
-	sel := g.chunks[ci].sel
-	if ci > 0 && g.chunks[ci-1].sel == sel {
-		return 0, false
-	}
-	end := ci
-	for ; end < len(g.chunks) && g.chunks[end].sel == sel; end++ {
-		if g.chunks[end].state != leftOut || !g.chunks[end].untrimmed(end) {
-			return 0, false
-		}
-	}
-	return end, true
-}
-
-// mergeSection adds c's section to the previous item when both name
-// sections of the same doc from the same selector.
-func (g *getCall) mergeSection(prev *leftItem, c *chunk) bool {
-	if prev.from != c.sel || prev.sel.Doc != c.doc.doc.ID || prev.sel.Sections == nil {
-		return false
-	}
-	prev.sel.Sections = append(prev.sel.Sections, c.section)
-	return true
-}
-
-// withSettings adds a chunk's effective settings to a selector where they
-// differ from get_documents' defaults (no images, code included), so it
-// asks for the same thing in any call.
-func (g *getCall) withSettings(s domain.Selector, c *chunk) domain.Selector {
-	if c.images {
-		t := true
-		s.IncludeImages = &t
-	}
-	if !c.code {
-		f := false
-		s.IncludeCode = &f
-	}
-	return s
 }

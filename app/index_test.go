@@ -149,3 +149,19 @@ func TestRefreshDefersFreshFiles(t *testing.T) {
 		t.Errorf("refresh of a file modified just now: %+v, %v; want it deferred (its stamp cannot prove its bytes yet)", st, err)
 	}
 }
+
+func TestIndexSettings(t *testing.T) {
+	env := map[string]string{"LIBRARY_INDEX": " OFF ", "LIBRARY_INDEX_DIR": "/tmp/idx"}
+	s, err := SettingsFromEnv(func(k string) string { return env[k] })
+	if err != nil || s.Validate() != nil || s.Index != "off" || s.IndexDir != "/tmp/idx" {
+		t.Errorf("LIBRARY_INDEX=OFF: %+v, %v", s, err)
+	}
+	s, _ = SettingsFromEnv(func(string) string { return "" })
+	if s.Validate() != nil || s.Index != "on" || s.IndexDir != "" {
+		t.Errorf("defaults: index %q dir %q, want on and the cache folder", s.Index, s.IndexDir)
+	}
+	s.Index = "sometimes"
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), `LIBRARY_INDEX "sometimes"`) {
+		t.Errorf("a bad LIBRARY_INDEX: %v", err)
+	}
+}

@@ -44,7 +44,7 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	if err != nil {
 		return "", err
 	}
-	docs, root, err := scopeDocs(cat, req.Scope)
+	docs, root, err := domain.ScopeDocs(cat, req.Scope)
 	if err != nil {
 		return "", err
 	}
@@ -174,7 +174,7 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	if cutAt >= 0 {
 		writeListCut(&b, budget, len(docs)-shownDocs, folders[cutAt:], root)
 	}
-	writeNotes(&b, notes)
+	domain.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil
 }
 
@@ -185,7 +185,7 @@ const listBatch = 64
 // the folders to list next, as ready-to-send roots.
 func writeListCut(b *strings.Builder, budget, docsLeft int, left []string, root string) {
 	fmt.Fprintf(b, "\nLeft out (over max_tokens=%d): %d %s. List a narrower root, pass section_depth=0 for doc lines only, or max_tokens=0 for no limit. Folders not (wholly) shown:\n",
-		budget, docsLeft, plural(docsLeft, "doc", "docs"))
+		budget, docsLeft, domain.Plural(docsLeft, "doc", "docs"))
 	const most = 30
 	for i, f := range left {
 		if i == most {
@@ -240,30 +240,8 @@ func writeOutline(b *strings.Builder, s domain.Structure, lineBounds bool, maxDe
 			fmt.Fprintf(b, " %q", sec.Heading)
 		}
 		if lineBounds {
-			fmt.Fprintf(b, " %s", lineSpan(sec.Start, sec.End))
+			fmt.Fprintf(b, " %s", domain.LineSpan(sec.Start, sec.End))
 		}
-		b.WriteString("\n")
-	}
-}
-
-// lineSpan renders an inclusive line range as seed 000 does: L18–38, or L7
-// for a single line.
-func lineSpan(from, to int) string {
-	if from == to {
-		return fmt.Sprintf("L%d", from)
-	}
-	return fmt.Sprintf("L%d–%d", from, to)
-}
-
-// writeNotes appends a Notes: block when there are notes.
-func writeNotes(b *strings.Builder, notes []string) {
-	if len(notes) == 0 {
-		return
-	}
-	b.WriteString("\nNotes:\n")
-	for _, n := range notes {
-		b.WriteString("- ")
-		b.WriteString(n)
 		b.WriteString("\n")
 	}
 }
@@ -299,20 +277,4 @@ func folderLess(a, b string) bool {
 		}
 	}
 	return len(as) < len(bs)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

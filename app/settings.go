@@ -24,6 +24,13 @@ type Settings struct {
 	Tools           []string // tool sets: "library", "librarian-ts", "engine"
 	ToolsDefaulted  bool     // Tools were not given: Validate chose them
 
+	// Index is LIBRARY_INDEX: "on" (the default: a SQLite file per
+	// library in IndexDir) or "off" (an in-memory index, no file).
+	Index string
+	// IndexDir is LIBRARY_INDEX_DIR: where index files live; "" means the
+	// user's cache folder (os.UserCacheDir()/librarian).
+	IndexDir string
+
 	EngineURL     string // LIBRARIAN_URL
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
@@ -33,6 +40,7 @@ type Settings struct {
 var (
 	Conventions = []string{"auto", "json", "frontmatter"}
 	ToolSets    = []string{"library", "librarian-ts", "engine"}
+	IndexModes  = []string{"on", "off"}
 )
 
 // DefaultEngineURL is seed 004's default engine address.
@@ -50,6 +58,8 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 		MaxImageBytes:   5 << 20,
 		MaxAnswerTokens: 20000,
 		MaxDocBytes:     DefaultMaxDocBytes,
+		Index:           firstNonEmpty(strings.ToLower(strings.TrimSpace(env("LIBRARY_INDEX"))), "on"),
+		IndexDir:        env("LIBRARY_INDEX_DIR"),
 		EngineURL:       env("LIBRARIAN_URL"),
 		EngineProject:   env("LIBRARIAN_PROJECT"),
 		Session:         env("CLAUDE_CODE_SESSION_ID"),
@@ -90,6 +100,12 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 func (s *Settings) Validate() error {
 	if !contains(Conventions, s.Convention) {
 		return fmt.Errorf("convention %q: want one of %s", s.Convention, strings.Join(Conventions, ", "))
+	}
+	if s.Index == "" {
+		s.Index = "on"
+	}
+	if !contains(IndexModes, s.Index) {
+		return fmt.Errorf("LIBRARY_INDEX %q: want on (a SQLite index file per library, the default) or off (an in-memory index)", s.Index)
 	}
 	if len(s.Tools) == 0 {
 		s.ToolsDefaulted = true

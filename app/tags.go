@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // TagsRequest is list_tags' arguments.
@@ -27,7 +29,7 @@ func (l *Library) ListTags(ctx context.Context, req TagsRequest) (string, error)
 	if err != nil {
 		return "", err
 	}
-	docs, root, err := scopeDocs(cat, Scope{Root: req.Root, Depth: req.Depth})
+	docs, root, err := domain.ScopeDocs(cat, Scope{Root: req.Root, Depth: req.Depth})
 	if err != nil {
 		return "", err
 	}
@@ -55,7 +57,7 @@ func (l *Library) ListTags(ctx context.Context, req TagsRequest) (string, error)
 		if root != "" {
 			where = "under " + root + "/"
 		}
-		fmt.Fprintf(&b, "No tags: none of the %d %s %s carries one.\n", len(docs), plural(len(docs), "doc", "docs"), where)
+		fmt.Fprintf(&b, "No tags: none of the %d %s %s carries one.\n", len(docs), domain.Plural(len(docs), "doc", "docs"), where)
 	}
 	for _, t := range tags {
 		fmt.Fprintf(&b, "- %s (%d)\n", t, len(paths[t]))
@@ -65,6 +67,6 @@ func (l *Library) ListTags(ctx context.Context, req TagsRequest) (string, error)
 			}
 		}
 	}
-	writeNotes(&b, cat.Notes)
+	domain.WriteNotes(&b, cat.Notes)
 	return strings.TrimRight(b.String(), "\n"), nil
 }

@@ -47,6 +47,7 @@ var commands = []command{
 	{"get", "librarian get SELECTOR... [--include-images] [--include-code=false] [--max-tokens N]", "print docs, sections or line ranges (ids, paths or JSON selectors)"},
 	{"search", "librarian search QUERY [--regex] [--case-sensitive] [--tags a,b] [--root FOLDER] [--depth N] [--max-results N]", "search lines of the library"},
 	{"tags", "librarian tags [--root FOLDER] [--include-paths] [--depth N]", "list tags, most used first"},
+	{"index", "librarian index", "build or refresh the library's section index (progress on a terminal)"},
 	{"eval", "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", "score a retrieval engine on questions (seed 004's eval)"},
 }
 
@@ -87,6 +88,8 @@ func globalFlags(fs *flag.FlagSet, s *app.Settings, rootName string) {
 		return nil
 	})
 	fs.StringVar(&s.EngineURL, "engine-url", s.EngineURL, "retrieval engine URL (env LIBRARIAN_URL)")
+	fs.StringVar(&s.Index, "index", s.Index, "section index: on (a SQLite file per library) or off (in memory) (env LIBRARY_INDEX)")
+	fs.StringVar(&s.IndexDir, "index-dir", s.IndexDir, "folder of the index files (env LIBRARY_INDEX_DIR; default the user cache folder's librarian/)")
 }
 
 // Parse reads env and the command line. --help and --version are answered
@@ -221,7 +224,8 @@ func Usage(out io.Writer, cmd string) {
 			if c.name == cmd {
 				fmt.Fprintf(out, "usage: %s\n\n%s.\n", c.usage, c.summary)
 				fmt.Fprintln(out, "\nSettings flags (any command): --docs-root DIR, --convention auto|json|frontmatter, --doc-index FILE,")
-				fmt.Fprintln(out, "  --image-index FILE, --max-image-bytes N, --max-doc-bytes N, --max-answer-tokens N, --tools LIST, --engine-url URL")
+				fmt.Fprintln(out, "  --image-index FILE, --max-image-bytes N, --max-doc-bytes N, --max-answer-tokens N, --tools LIST, --engine-url URL,")
+				fmt.Fprintln(out, "  --index on|off, --index-dir DIR")
 				if cmd == "ls" || cmd == "search" || cmd == "tags" {
 					fmt.Fprintln(out, "Here --root is the folder to look in; the library root is --docs-root (or --root before the command).")
 				}
@@ -253,6 +257,8 @@ Flags (before or after the command):
   --max-answer-tokens N     answer budget of get and list, 0 = none (env LIBRARY_MAX_ANSWER_TOKENS; 20000)
   --tools LIST              tool sets: library, librarian-ts, engine (env LIBRARIAN_TOOLS)
   --engine-url URL          retrieval engine (env LIBRARIAN_URL; enables the engine tools)
+  --index on|off            section index: a SQLite file per library, or in memory (env LIBRARY_INDEX; on)
+  --index-dir DIR           folder of index files (env LIBRARY_INDEX_DIR; the user cache folder's librarian/)
   --version                 print the version
   --help                    this help; "librarian COMMAND --help" for a command
 After ls, search and tags, --root names the folder to look in.`)

@@ -18,6 +18,11 @@ import (
 func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
 	switch inv.Command {
 	case "serve":
+		if deps.Library != nil && deps.Library.Index() != nil {
+			// Bring the index up to date behind the calls: until a doc is
+			// indexed, searches read it from its file as before.
+			go deps.Library.KeepIndexed(ctx)
+		}
 		if err := deps.Serve(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 			fmt.Fprintln(stderr, "librarian:", err)
 			return 2
@@ -33,6 +38,8 @@ func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser
 		return RunSearch(ctx, deps.Library, inv.Args, stdout, stderr)
 	case "tags":
 		return RunTags(ctx, deps.Library, inv.Args, stdout, stderr)
+	case "index":
+		return runIndex(ctx, deps.Library, inv.Args, stdout, stderr)
 	case "eval":
 		return RunEval(ctx, deps.Engine, inv.Args, stdout, stderr)
 	}

@@ -5,6 +5,7 @@
 package appfx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,11 +22,13 @@ import (
 	"github.com/librarian/librarian/adapters/httpretrieval"
 	"github.com/librarian/librarian/adapters/jsonindex"
 	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/imagestore"
 	"github.com/librarian/librarian/ports/markdown"
 	"github.com/librarian/librarian/ports/retrieval"
+	"github.com/librarian/librarian/ports/sectionindex"
 )
 
 // Version is the server's version, set at build time with -ldflags.
@@ -35,7 +38,7 @@ var Version = "0.1.0"
 // cases and the MCP server. The library's modules are left out when no
 // served tool set reads it and its root is missing (an engine-only server).
 func Module(s app.Settings, logger *slog.Logger) fx.Option {
-	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(), fx.Provide(newLibrary))
+	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(), SectionIndexModule(s), fx.Provide(newLibrary))
 	if !s.NeedsLibrary() && CheckRoot(s) != nil {
 		library = fx.Options()
 	}
@@ -108,8 +111,30 @@ func ImagesModule() fx.Option {
 	}, fx.As(new(imagestore.Store)))))
 }
 
-func newLibrary(s app.Settings, src docindex.Source, p markdown.Parser, img imagestore.Store) *app.Library {
-	return app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens, MaxDocBytes: s.MaxDocBytes})
+// SectionIndexModule provides the section index LIBRARY_INDEX asks for:
+// "on", a SQLite file per library in LIBRARY_INDEX_DIR (a file that cannot
+// serve is logged and bypassed with memory: never a start-up failure);
+// "off", the same adapter on an in-memory database.
+func SectionIndexModule(s app.Settings) fx.Option {
+	var ctor any
+	switch s.Index {
+	case "off":
+		ctor = func() (*sqlitesectionindex.Index, error) { return sqlitesectionindex.OpenMemory() }
+	default:
+		ctor = func(s app.Settings, logger *slog.Logger) (*sqlitesectionindex.Index, error) {
+			if err := CheckRoot(s); err != nil {
+				return nil, err
+			}
+			return sqlitesectionindex.Open(context.Background(), s.Root, s.IndexDir, logger)
+		}
+	}
+	return fx.Module("sectionindex", fx.Provide(fx.Annotate(ctor, fx.As(new(sectionindex.Index)))))
+}
+
+func newLibrary(s app.Settings, logger *slog.Logger, src docindex.Source, p markdown.Parser, img imagestore.Store, ix sectionindex.Index) *app.Library {
+	l := app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens, MaxDocBytes: s.MaxDocBytes})
+	l.UseIndex(ix, logger)
+	return l
 }
 
 // EngineModule provides the engine tools over seed 004's remote engine. It

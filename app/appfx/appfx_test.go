@@ -36,6 +36,7 @@ func TestGraph(t *testing.T) {
 				"list_documents", "list_tags", "search_documents"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the index file's default folder
 			s := tc.settings
 			s.DocIndex, s.ImageIndex, s.MaxImageBytes, s.MaxAnswerTokens = "index.json", "images/index.json", 5<<20, 20000
 			if err := s.Validate(); err != nil {

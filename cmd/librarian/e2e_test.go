@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "librarian")
+	// Index files (LIBRARY_INDEX=on, the default) go to the user cache
+	// folder: a throwaway one here, for this process and the servers it spawns.
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {

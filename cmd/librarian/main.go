@@ -69,6 +69,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return 2
 		}
 	}
+	if inv.Command == "serve" && inv.Settings.NeedsLibrary() {
+		targets = append(targets, &deps.Library) // to keep its index up to date
+	}
 	fxApp := fx.New(
 		appfx.Module(inv.Settings, logger),
 		fx.Populate(targets...),

@@ -1,16 +1,14 @@
-package app
+package domain
 
 import (
 	"fmt"
 	"path"
 	"sort"
 	"strings"
-
-	"github.com/librarian/librarian/domain"
 )
 
-// Scope is the folder, tag and depth filter that list, search and tags
-// share, with seed 001's meanings.
+// Scope is the folder, tag and depth filter that list, search, tags and
+// root selectors share, with seed 001's meanings.
 type Scope struct {
 	// Root is a folder relative to the library root ("", "." and "/" are the root).
 	Root string
@@ -22,11 +20,11 @@ type Scope struct {
 	Depth int
 }
 
-// scopeDocs returns the catalog's docs inside the scope, in path order, and
+// ScopeDocs returns the catalog's docs inside the scope, in path order, and
 // the cleaned root. A root that holds no document at all is ErrNotFound,
 // worded for the agent with the folders that do exist.
-func scopeDocs(cat *domain.Catalog, s Scope) ([]domain.Document, string, error) {
-	root, err := domain.CleanFolder(s.Root)
+func ScopeDocs(cat *Catalog, s Scope) ([]Document, string, error) {
+	root, err := CleanFolder(s.Root)
 	if err != nil {
 		return nil, "", err
 	}
@@ -38,20 +36,20 @@ func scopeDocs(cat *domain.Catalog, s Scope) ([]domain.Document, string, error) 
 		// Docs are in path order, so a folder's docs are one run.
 		lo := sort.Search(len(cat.Docs), func(i int) bool { return cat.Docs[i].Path >= root+"/" })
 		hi := lo
-		for hi < len(cat.Docs) && domain.InFolder(cat.Docs[hi].Path, root) {
+		for hi < len(cat.Docs) && InFolder(cat.Docs[hi].Path, root) {
 			hi++
 		}
 		inRoot = cat.Docs[lo:hi]
 	}
 	if len(inRoot) == 0 && root != "" {
-		return nil, root, fmt.Errorf("%w: no folder '%s' in the library%s", domain.ErrNotFound, root, folderHint(cat, root))
+		return nil, root, fmt.Errorf("%w: no folder '%s' in the library%s", ErrNotFound, root, folderHint(cat, root))
 	}
-	out := make([]domain.Document, 0, len(inRoot))
+	out := make([]Document, 0, len(inRoot))
 	for _, d := range inRoot {
-		if s.Depth >= 0 && domain.DepthBelow(d.Path, root) > s.Depth && !isFolderIndex(d.Path, root) {
+		if s.Depth >= 0 && DepthBelow(d.Path, root) > s.Depth && !isFolderIndex(d.Path, root) {
 			continue
 		}
-		if len(s.Tags) > 0 && !hasAnyTag(d.Tags, s.Tags) {
+		if len(s.Tags) > 0 && !HasAnyTag(d.Tags, s.Tags) {
 			continue
 		}
 		out = append(out, d)
@@ -67,7 +65,8 @@ func isFolderIndex(p, dir string) bool {
 	return p == dir+"/index.md"
 }
 
-func hasAnyTag(have, want []string) bool {
+// HasAnyTag reports whether have holds any of want.
+func HasAnyTag(have, want []string) bool {
 	for _, w := range want {
 		for _, h := range have {
 			if h == w {
@@ -80,7 +79,7 @@ func hasAnyTag(have, want []string) bool {
 
 // folderHint suggests what the agent may have meant by an unknown folder:
 // a doc of that path, or the folders next to where it looked.
-func folderHint(cat *domain.Catalog, root string) string {
+func folderHint(cat *Catalog, root string) string {
 	for _, d := range cat.Docs {
 		if d.Path == root || d.ID == root || strings.TrimSuffix(d.Path, ".md") == root {
 			return fmt.Sprintf(" ('%s' is a document: fetch it with get_documents)", root)
@@ -93,7 +92,7 @@ func folderHint(cat *domain.Catalog, root string) string {
 	seen := map[string]bool{}
 	var near []string
 	for _, d := range cat.Docs {
-		if !domain.InFolder(d.Path, parent) {
+		if !InFolder(d.Path, parent) {
 			continue
 		}
 		rel := strings.TrimPrefix(d.Path, parent+"/")

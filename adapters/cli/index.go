@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/librarian/librarian/app"
+)
+
+// runIndex builds or refreshes the section index: a progress line on a
+// terminal (rewritten in place on stderr), then one summary line on stdout.
+func runIndex(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("index", stderr)
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "librarian: index takes no arguments, got %q\n", rest)
+		return 2
+	}
+	if lib.Index() == nil {
+		fmt.Fprintln(stderr, "librarian: no section index in use")
+		return 2
+	}
+	var progress func(done, total int)
+	terminal := isTerminal(stderr)
+	if terminal {
+		last := time.Time{}
+		progress = func(done, total int) {
+			if now := time.Now(); done == total || now.Sub(last) > 100*time.Millisecond {
+				last = now
+				fmt.Fprintf(stderr, "\rindexing: %d of %d changed docs", done, total)
+			}
+		}
+	}
+	st, err := lib.Refresh(ctx, progress)
+	if terminal {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		return fail(stderr, err)
+	}
+	status, err := lib.Index().Status(ctx)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintf(stdout, "indexed %d docs (%d sections) in %s: %d parsed, %d removed, %d left for the next run (modified in the last 2 s); %s, %d bytes\n",
+		status.Docs, status.Sections, st.Took.Round(time.Millisecond), st.Parsed, st.Removed, st.Deferred, status.Where, status.Bytes)
+	return 0
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,72 @@
+package domain
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The one-line texts of a get_documents answer that stand where something
+// is not returned (code blocks: CodePlaceholder, in fence.go).
+
+// NothingReturned is the answer's text when no chunk is in it.
+const NothingReturned = "(nothing returned)"
+
+// ReturnedAbove stands for lines from..to of a chunk that earlier chunks
+// (owners, e.g. "select[0]") returned.
+func ReturnedAbove(from, to int, owners []string) string {
+	return fmt.Sprintf("[%s already returned above (%s)]", LineSpan(from, to), strings.Join(owners, ", "))
+}
+
+// ImageLabel names an image in placeholders: its id, then " — " and its
+// caption on one line (at most 200 characters) when it has one.
+func ImageLabel(id, caption string) string {
+	if c := OneLine(caption, 200); c != "" {
+		return id + " — " + c
+	}
+	return id
+}
+
+// ImageUnknown stands for a stub whose image is not in the image index.
+func ImageUnknown(id string) string { return fmt.Sprintf("[image unknown: %s (see Notes)]", id) }
+
+// ImageOmitted stands for an image not asked for (include_images=false).
+func ImageOmitted(label string) string { return "[image omitted: " + label + "]" }
+
+// ImageShownAbove stands for an image the call already sent at line at of
+// the same doc.
+func ImageShownAbove(id string, at int) string {
+	return fmt.Sprintf("[image %s: shown above, at L%d]", id, at)
+}
+
+// ImageTooLarge stands for an image over the per-image limit.
+func ImageTooLarge(label string, limit int64) string {
+	return fmt.Sprintf("[image omitted: %s (larger than the %s limit, LIBRARY_MAX_IMAGE_BYTES)]", label, FormatBytes(limit))
+}
+
+// ImageUnavailable stands for an image that could not be read or is not
+// an image; a note says why.
+func ImageUnavailable(label string) string {
+	return fmt.Sprintf("[image unavailable: %s (see Notes)]", label)
+}
+
+// ImageOverAnswerLimit stands for an image past the image bytes one answer
+// may carry (total: the bytes already carried).
+func ImageOverAnswerLimit(label string, total int64) string {
+	return fmt.Sprintf("[image omitted: %s (this answer already carries %s of images, the limit for one answer: ask for this doc again with include_images)]", label, FormatBytes(total))
+}
+
+// FormatBytes writes a byte count as seed 000 does ("5 MB", MB = 2^20).
+func FormatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%d %s", n, Plural(int(n), "byte", "bytes"))
+	}
+}

@@ -1,0 +1,160 @@
+package domain
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// Target is one doc a get_documents selector names, directly or through
+// its root.
+type Target struct {
+	Sel  int // the selector's index in the select list
+	Doc  Document
+	Root *string // the cleaned root it came from; nil for a doc selector
+}
+
+// ResolveTargets turns selectors into the catalog's docs, in select order;
+// roots expand in path order (the catalog's). Unknown docs and roots, and
+// the catalog's notes about docs they would have named, become notes.
+func ResolveTargets(cat *Catalog, sels []Selector) ([]Target, []SelNote) {
+	var notes []SelNote
+	note := func(sel int, format string, args ...any) {
+		notes = append(notes, SelNote{Sel: sel, Text: fmt.Sprintf(format, args...)})
+	}
+	// One pass over the catalog finds every named doc, by id and by path.
+	byID, byPath := map[string]int{}, map[string]int{}
+	for _, s := range sels {
+		if !s.IsRoot {
+			byID[s.Doc], byPath[CleanDocPath(s.Doc)] = -1, -1
+		}
+	}
+	for i, d := range cat.Docs {
+		if j, ok := byID[d.ID]; ok && j < 0 {
+			byID[d.ID] = i
+		}
+		if j, ok := byPath[d.Path]; ok && j < 0 {
+			byPath[d.Path] = i
+		}
+	}
+	var out []Target
+	notedIndex := map[string]bool{} // catalog notes already passed on
+	for i, s := range sels {
+		if s.IsRoot {
+			docs, root, err := ScopeDocs(cat, Scope{Root: s.Root, Depth: -1})
+			if err != nil {
+				note(i, "select[%d]: root '%s': %v", i, s.Root, err)
+				continue
+			}
+			if len(docs) == 0 {
+				note(i, "select[%d]: root '%s' holds no documents", i, FolderName(root))
+				continue
+			}
+			for _, d := range docs {
+				out = append(out, Target{Sel: i, Doc: d, Root: &root})
+			}
+			for _, n := range cat.Notes {
+				if !notedIndex[n] && (root == "" || mentionsFolder(n, root)) {
+					notedIndex[n] = true
+					note(i, "select[%d]: root '%s': the index left a doc out: %s", i, FolderName(root), n)
+				}
+			}
+			continue
+		}
+		if j := byID[s.Doc]; j >= 0 {
+			out = append(out, Target{Sel: i, Doc: cat.Docs[j]})
+			continue
+		}
+		if j := byPath[CleanDocPath(s.Doc)]; j >= 0 {
+			out = append(out, Target{Sel: i, Doc: cat.Docs[j]})
+			continue
+		}
+		if why := catalogNotesAbout(cat, s.Doc); why != "" {
+			note(i, "select[%d]: doc '%s' was left out by the index: %s", i, s.Doc, why)
+			continue
+		}
+		note(i, "select[%d]: unknown doc '%s': no document has this id or path%s", i, s.Doc, docHint(cat, s.Doc))
+	}
+	return out, notes
+}
+
+// CleanDocPath reads a doc path as agents write it: "./backend/auth.md" and
+// "/backend/auth.md" both mean "backend/auth.md".
+func CleanDocPath(p string) string {
+	p = strings.TrimSpace(p)
+	if strings.ContainsRune(p, '\\') {
+		return p
+	}
+	return strings.TrimPrefix(path.Clean("/"+p), "/")
+}
+
+// docHint suggests docs whose id or path contains what the agent wrote.
+func docHint(cat *Catalog, name string) string {
+	want := strings.ToLower(strings.TrimSuffix(CleanDocPath(name), ".md"))
+	if want == "" {
+		return ""
+	}
+	var near []string
+	for _, d := range cat.Docs {
+		id := strings.ToLower(d.ID)
+		if strings.Contains(id, want) || strings.Contains(strings.ToLower(d.Path), want) || len(id) >= 3 && strings.Contains(want, id) {
+			near = append(near, d.ID)
+			if len(near) == 5 {
+				break
+			}
+		}
+	}
+	if len(near) == 0 {
+		return " (list_documents shows every doc)"
+	}
+	return " (did you mean: " + strings.Join(near, ", ") + "?)"
+}
+
+// catalogNotesAbout returns the index source's notes that name the doc, so
+// that a doc the index refused is explained where it is asked for.
+func catalogNotesAbout(cat *Catalog, name string) string {
+	var found []string
+	for _, n := range cat.Notes {
+		// The frontmatter convention's ids are paths without ".md", and
+		// its notes name the file.
+		if mentions(n, name) || !strings.HasSuffix(name, ".md") && mentions(n, name+".md") {
+			found = append(found, n)
+		}
+	}
+	return strings.Join(found, "; ")
+}
+
+// mentions reports whether text holds name as a whole word (not as part of
+// a longer id or path).
+func mentions(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(name)
+		if (start == 0 || !isNameByte(text[start-1])) && (end == len(text) || !isNameByte(text[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+// mentionsFolder reports whether text names a path inside folder dir.
+func mentionsFolder(text, dir string) bool {
+	prefix := dir + "/"
+	for i := 0; ; {
+		j := strings.Index(text[i:], prefix)
+		if j < 0 {
+			return false
+		}
+		if start := i + j; start == 0 || !isNameByte(text[start-1]) {
+			return true
+		}
+		i += j + 1
+	}
+}
+
+func isNameByte(c byte) bool {
+	return c == '-' || c == '_' || c == '.' || c == '/' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}

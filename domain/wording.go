@@ -1,0 +1,44 @@
+package domain
+
+import (
+	"fmt"
+	"strings"
+)
+
+// LineSpan renders an inclusive line range as seed 000 does: L18–38, or L7
+// for a single line.
+func LineSpan(from, to int) string {
+	if from == to {
+		return fmt.Sprintf("L%d", from)
+	}
+	return fmt.Sprintf("L%d–%d", from, to)
+}
+
+// Plural picks the word for a count: one for 1, many otherwise.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// FolderName is how answers name a cleaned folder: "." for the root.
+func FolderName(root string) string {
+	if root == "" {
+		return "."
+	}
+	return root
+}
+
+// WriteNotes appends a Notes: block when there are notes.
+func WriteNotes(b *strings.Builder, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	b.WriteString("\nNotes:\n")
+	for _, n := range notes {
+		b.WriteString("- ")
+		b.WriteString(n)
+		b.WriteString("\n")
+	}
+}
