@@ -165,3 +165,16 @@ func TestIndexSettings(t *testing.T) {
 		t.Errorf("a bad LIBRARY_INDEX: %v", err)
 	}
 }
+
+func TestPostgresIndexSetting(t *testing.T) {
+	env := map[string]string{"LIBRARY_INDEX": " postgres://Reader:S3cret@db.example:5432/Docs "}
+	s, err := SettingsFromEnv(func(k string) string { return env[k] })
+	if err != nil || s.Validate() != nil || !s.PostgresIndex() || s.Index != "postgres://Reader:S3cret@db.example:5432/Docs" {
+		t.Errorf("a postgres URL: %q (postgres %v), %v; want it kept as written, case and all", s.Index, s.PostgresIndex(), err)
+	}
+	s.Index = "postgress://Reader:S3cret@db.example/Docs"
+	err = s.Validate()
+	if err == nil || strings.Contains(err.Error(), "S3cret") || !strings.Contains(err.Error(), `"postgress:"`) {
+		t.Errorf("a mistyped URL: %v; want an error naming its scheme, never its password", err)
+	}
+}

@@ -25,11 +25,15 @@ type Settings struct {
 	ToolsDefaulted  bool     // Tools were not given: Validate chose them
 
 	// Index is LIBRARY_INDEX: "on" (the default: a SQLite file per
-	// library in IndexDir) or "off" (an in-memory index, no file).
+	// library in IndexDir) or "off" (an in-memory index, no file), or a
+	// postgres:// URL: a PostgreSQL database a team shares (PostgresIndex).
 	Index string
 	// IndexDir is LIBRARY_INDEX_DIR: where index files live; "" means the
 	// user's cache folder (os.UserCacheDir()/librarian).
 	IndexDir string
+	// IndexWait makes opening a PostgreSQL index retry with backoff while
+	// the database is unreachable (serve sets it; commands fail at once).
+	IndexWait bool
 
 	EngineURL     string // LIBRARIAN_URL
 	EngineProject string // LIBRARIAN_PROJECT
@@ -58,7 +62,7 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 		MaxImageBytes:   5 << 20,
 		MaxAnswerTokens: 20000,
 		MaxDocBytes:     DefaultMaxDocBytes,
-		Index:           firstNonEmpty(strings.ToLower(strings.TrimSpace(env("LIBRARY_INDEX"))), "on"),
+		Index:           indexSetting(env("LIBRARY_INDEX")),
 		IndexDir:        env("LIBRARY_INDEX_DIR"),
 		EngineURL:       env("LIBRARIAN_URL"),
 		EngineProject:   env("LIBRARIAN_PROJECT"),
@@ -104,8 +108,9 @@ func (s *Settings) Validate() error {
 	if s.Index == "" {
 		s.Index = "on"
 	}
-	if !contains(IndexModes, s.Index) {
-		return fmt.Errorf("LIBRARY_INDEX %q: want on (a SQLite index file per library, the default) or off (an in-memory index)", s.Index)
+	s.Index = indexSetting(s.Index)
+	if !contains(IndexModes, s.Index) && !s.PostgresIndex() {
+		return fmt.Errorf("LIBRARY_INDEX %s: want on (a SQLite index file per library, the default), off (an in-memory index) or a postgres://… URL (a shared PostgreSQL index)", quoteSetting(s.Index))
 	}
 	if len(s.Tools) == 0 {
 		s.ToolsDefaulted = true
@@ -126,6 +131,36 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("max image bytes must not be negative")
 	}
 	return nil
+}
+
+// indexSetting normalizes LIBRARY_INDEX: on and off in any case; a URL
+// keeps its case (a password may need it).
+func indexSetting(v string) string {
+	v = strings.TrimSpace(v)
+	if l := strings.ToLower(v); l == "" || contains(IndexModes, l) {
+		return firstNonEmpty(l, "on")
+	}
+	return v
+}
+
+// PostgresIndex reports whether LIBRARY_INDEX names a PostgreSQL database
+// (postgres:// or postgresql://): the shared index of a team.
+func (s Settings) PostgresIndex() bool {
+	l := strings.ToLower(s.Index)
+	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+// quoteSetting quotes a setting for an error, except a value that looks
+// like a connection string (a mistyped postgres URL may carry a password):
+// of that only the part before the first ':' is shown.
+func quoteSetting(v string) string {
+	if !strings.Contains(v, "://") && !strings.Contains(v, "@") && !strings.Contains(v, "=") {
+		return strconv.Quote(v)
+	}
+	if i := strings.IndexByte(v, ':'); i >= 0 && i <= 12 {
+		return strconv.Quote(v[:i]+":") + "…"
+	}
+	return "(a connection string)"
 }
 
 // NeedsLibrary reports whether a served tool set reads the library.

@@ -47,7 +47,7 @@ var commands = []command{
 	{"get", "librarian get SELECTOR... [--include-images] [--include-code=false] [--max-tokens N]", "print docs, sections or line ranges (ids, paths or JSON selectors)"},
 	{"search", "librarian search QUERY [--regex] [--case-sensitive] [--tags a,b] [--root FOLDER] [--depth N] [--max-results N]", "search lines of the library"},
 	{"tags", "librarian tags [--root FOLDER] [--include-paths] [--depth N]", "list tags, most used first"},
-	{"index", "librarian index", "build or refresh the library's section index (progress on a terminal)"},
+	{"index", "librarian index [--to postgres://…]", "build or refresh the library's section index, or a shared PostgreSQL one (progress on a terminal)"},
 	{"eval", "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", "score a retrieval engine on questions (seed 004's eval)"},
 }
 
@@ -126,6 +126,11 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	inv.Args, err = settingsFlagsAfter(inv.Command, rest, &s, out)
 	if err != nil {
 		return helpOrError(inv, err, out)
+	}
+	if inv.Command == "index" {
+		if inv.Args, err = indexTarget(inv.Args, &s); err != nil {
+			return Invocation{}, err
+		}
 	}
 	if inv.Command == "serve" && len(inv.Args) > 0 {
 		return Invocation{}, fmt.Errorf("serve takes no arguments, got %q", inv.Args)

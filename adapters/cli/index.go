@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/librarian/librarian/app"
@@ -51,6 +52,31 @@ func runIndex(ctx context.Context, lib *app.Library, args []string, stdout, stde
 	fmt.Fprintf(stdout, "indexed %d docs (%d sections) in %s: %d parsed, %d removed, %d left for the next run (modified in the last 2 s); %s, %d bytes\n",
 		status.Docs, status.Sections, st.Took.Round(time.Millisecond), st.Parsed, st.Removed, st.Deferred, status.Where, status.Bytes)
 	return 0
+}
+
+// indexTarget takes `--to DSN` (or `--to=DSN`) out of index's arguments:
+// the index to build, as LIBRARY_INDEX would name it (a postgres:// URL for
+// a team's shared index).
+func indexTarget(args []string, s *app.Settings) ([]string, error) {
+	var keep []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(keep, args[i:]...), nil
+		case a == "--to" || a == "-to":
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("index --to needs a value: the index to build (a postgres://… URL, on or off)")
+			}
+			s.Index = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--to=") || strings.HasPrefix(a, "-to="):
+			s.Index = a[strings.IndexByte(a, '=')+1:]
+		default:
+			keep = append(keep, a)
+		}
+	}
+	return keep, nil
 }
 
 // isTerminal reports whether w is a character device (a terminal).

@@ -16,23 +16,32 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
+// ErrUnreachable: no server answered at the DSN's address (down, or the
+// network is): worth trying again later, unlike a refused login.
+var ErrUnreachable = errors.New("cannot reach the database")
+
 // DefaultSchema is the schema the postgres adapters use when none is given.
 const DefaultSchema = "librarian"
 
 var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
 // Pool opens a connection pool to dsn (a postgres:// URL or a libpq
-// key=value string) whose connections work in schema (search_path), and
+// key=value string) whose connections work in schema (search_path; ""
+// takes the first schema of the DSN's own search_path, else
+// DefaultSchema, as it returns), and
 // checks that the server answers. where names the database for messages
 // and logs, without the password; so do the errors.
-func Pool(ctx context.Context, dsn, schema string, maxConns int32) (pool *pgxpool.Pool, where string, err error) {
-	if !schemaName.MatchString(schema) {
-		return nil, "", fmt.Errorf("postgres: schema name %q: use lower-case letters, digits and '_' (at most 63)", schema)
-	}
+func Pool(ctx context.Context, dsn, schema string, maxConns int32) (pool *pgxpool.Pool, where, inSchema string, err error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// pgconn's parse errors may quote the DSN; give the reason alone.
-		return nil, "", fmt.Errorf("postgres %s: the connection string cannot be parsed (%s)", Redact(dsn), parseProblem(err))
+		return nil, "", "", fmt.Errorf("postgres %s: the connection string cannot be parsed (%s)", Redact(dsn), parseProblem(err))
+	}
+	if schema == "" {
+		schema = SchemaOf(cfg.ConnConfig.RuntimeParams["search_path"])
+	}
+	if !schemaName.MatchString(schema) {
+		return nil, "", "", fmt.Errorf("postgres: schema name %q: use lower-case letters, digits and '_' (at most 63)", schema)
 	}
 	cfg.ConnConfig.RuntimeParams["search_path"] = schema
 	if cfg.ConnConfig.RuntimeParams["application_name"] == "" {
@@ -44,15 +53,29 @@ func Pool(ctx context.Context, dsn, schema string, maxConns int32) (pool *pgxpoo
 	where = fmt.Sprintf("postgres database %s on %s:%d, schema %s", cfg.ConnConfig.Database, cfg.ConnConfig.Host, cfg.ConnConfig.Port, schema)
 	pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, where, fmt.Errorf("%s: connect: %w", where, err)
+		return nil, where, schema, fmt.Errorf("%s: connect: %w", where, err)
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		// pgx's connect errors name host, user and database, never the
 		// password.
-		return nil, where, fmt.Errorf("%s: connect: %w", where, err)
+		if SQLState(err) == "" {
+			return nil, where, schema, fmt.Errorf("%s: %w: %w", where, ErrUnreachable, err)
+		}
+		return nil, where, schema, fmt.Errorf("%s: connect: %w", where, err)
 	}
-	return pool, where, nil
+	return pool, where, schema, nil
+}
+
+// SchemaOf picks the schema named first in a search_path setting (a DSN's
+// `?search_path=team_docs`), DefaultSchema when there is none.
+func SchemaOf(searchPath string) string {
+	first, _, _ := strings.Cut(searchPath, ",")
+	first = strings.Trim(strings.TrimSpace(first), `"`)
+	if first == "" || first == "$user" {
+		return DefaultSchema
+	}
+	return first
 }
 
 // Redact returns dsn with any password replaced by "xxxxx", for messages

@@ -67,7 +67,8 @@ CREATE INDEX journal_log_session ON journal_log (session, id);
 
 // Options tune Open.
 type Options struct {
-	// Schema holds the journal's tables; "" means postgresdb.DefaultSchema.
+	// Schema holds the journal's tables; "" means the first schema of the DSN's
+	// search_path, else postgresdb.DefaultSchema.
 	Schema string
 	// MaxConns caps the pool's connections; 0 means pgxpool's default.
 	MaxConns int32
@@ -86,15 +87,11 @@ var _ journal.Journal = (*Journal)(nil)
 // Open connects to dsn and creates or migrates the journal's tables when
 // needed. Errors name the database but never its password.
 func Open(ctx context.Context, dsn string, o Options) (*Journal, error) {
-	name := o.Schema
-	if name == "" {
-		name = postgresdb.DefaultSchema
-	}
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	pool, where, err := postgresdb.Pool(ctx, dsn, name, o.MaxConns)
+	pool, where, name, err := postgresdb.Pool(ctx, dsn, o.Schema, o.MaxConns)
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}

@@ -169,6 +169,9 @@ func TestPasswordNeverInErrorsOrLogs(t *testing.T) {
 	if errDown == nil {
 		t.Fatal("Open of a server that is down succeeded")
 	}
+	if !errors.Is(errDown, postgressectionindex.ErrUnreachable) {
+		t.Errorf("down: %v, want ErrUnreachable", errDown)
+	}
 	if !strings.Contains(errDown.Error(), "connect") || !strings.Contains(errDown.Error(), itoa(port)) {
 		t.Errorf("down: %q does not say it could not connect, and where", errDown)
 	}
@@ -179,6 +182,9 @@ func TestPasswordNeverInErrorsOrLogs(t *testing.T) {
 	_, errAuth := postgressectionindex.Open(ctx, u.String(), postgressectionindex.Options{Schema: "t_auth", Logger: logger})
 	if errAuth == nil {
 		t.Fatal("Open with a wrong password succeeded")
+	}
+	if errors.Is(errAuth, postgressectionindex.ErrUnreachable) {
+		t.Errorf("a refused login is not a server that is down: %v", errAuth)
 	}
 
 	// A DSN that cannot be parsed, with the password in it.

@@ -33,7 +33,8 @@ const DefaultSchema = postgresdb.DefaultSchema
 
 // Options tune Open.
 type Options struct {
-	// Schema holds the index's tables; "" means DefaultSchema. It is created
+	// Schema holds the index's tables; "" means the first schema of the DSN's search_path
+	// (`?search_path=team_docs`), else DefaultSchema. It is created
 	// when missing (which needs the CREATE privilege on the database).
 	Schema string
 	// MaxConns caps the pool's connections; 0 means pgxpool's default.
@@ -61,15 +62,11 @@ var _ sectionindex.Index = (*Index)(nil)
 // already current without writing anything. Errors name the database but
 // never its password.
 func Open(ctx context.Context, dsn string, o Options) (*Index, error) {
-	name := o.Schema
-	if name == "" {
-		name = DefaultSchema
-	}
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	pool, where, err := postgresdb.Pool(ctx, dsn, name, o.MaxConns)
+	pool, where, name, err := postgresdb.Pool(ctx, dsn, o.Schema, o.MaxConns)
 	if err != nil {
 		return nil, fmt.Errorf("postgres index: %w", err)
 	}

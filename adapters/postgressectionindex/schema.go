@@ -83,3 +83,7 @@ var SchemaVersion = len(migrations)
 
 // ErrNewerSchema: the database holds a schema from a newer librarian.
 var ErrNewerSchema = postgresdb.ErrNewerSchema
+
+// ErrUnreachable: no server answered (down, or the network is); Open may
+// succeed later.
+var ErrUnreachable = postgresdb.ErrUnreachable
