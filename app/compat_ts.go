@@ -124,13 +124,27 @@ func (l *Library) TSSearchDocuments(ctx context.Context, req TSSearchRequest) (s
 	if err != nil {
 		return "", err
 	}
+	plain := make([]domain.Document, len(docs))
+	for i, d := range docs {
+		plain[i] = d.doc
+	}
+	if skip := l.indexSkips(ctx, plain, tsCandidateQuery(req.Query, req.Mode, req.CaseSensitive)); skip != nil {
+		kept := docs[:0:0]
+		for i, d := range docs {
+			if !skip[i] {
+				kept = append(kept, d)
+			}
+		}
+		docs = kept
+	}
 	opened, err := l.tsOpen(ctx, docs)
 	if err != nil {
 		return "", err
 	}
+	match := tsMatcher(pattern, req.Query, req.Mode, req.CaseSensitive)
 	hits := opened[:0]
 	for _, d := range opened {
-		if pattern.MatchString(d.body) {
+		if match(d.body) {
 			hits = append(hits, d)
 		}
 	}
@@ -467,6 +481,27 @@ func tsBody(p *parsedDoc) string {
 		src = src[i+1:]
 	}
 	return strings.TrimPrefix(string(src), "\ufeff")
+}
+
+// tsMatcher is how a body is tested: a literal query (string mode, or a
+// regex RE2 rejects) with strings.Contains or, ignoring case,
+// domain.ContainsFold (the same Unicode simple folding as (?i), with no
+// regexp); a regex with pattern.
+func tsMatcher(pattern *regexp.Regexp, query, mode string, caseSensitive bool) func(string) bool {
+	flags := "(?i)"
+	if caseSensitive {
+		flags = ""
+	}
+	// tsPattern quotes a literal; a regex without metacharacters is one too.
+	literal := pattern.String() == flags+regexp.QuoteMeta(query)
+	switch {
+	case !literal:
+		return pattern.MatchString
+	case caseSensitive:
+		return func(body string) bool { return strings.Contains(body, query) }
+	default:
+		return func(body string) bool { return domain.ContainsFold(body, query) }
+	}
 }
 
 // tsPattern compiles a search query. A literal query, or a regex RE2

@@ -28,6 +28,9 @@ type GetRequest struct {
 // Adjacent text is merged, so Parts alternates between text and images.
 type Answer struct {
 	Parts []Part
+	// Unmatched are the indexes of the selectors that returned nothing
+	// (domain.UnmatchedSelectors); their notes say why.
+	Unmatched []int
 }
 
 // Part is one piece of an answer: text, or (Image not nil) one image.
@@ -97,7 +100,7 @@ func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, err
 		return Answer{}, err
 	}
 	g := &getCall{lib: l, req: req, cat: cat, budget: domain.Budget{Max: budget}, sent: map[string]map[string]int{}, rendered: map[*domain.Chunk]*renderedChunk{}}
-	targets, notes := domain.ResolveTargets(cat, req.Select)
+	targets, notes := domain.ResolveTargets(cat, req.Select, l.cfg.Commands)
 	g.notes = append(g.notes, notes...)
 	if err := g.openTargets(ctx, targets); err != nil {
 		return Answer{}, err
@@ -107,7 +110,9 @@ func (l *Library) GetDocuments(ctx context.Context, req GetRequest) (Answer, err
 	if err := g.renderChunks(ctx); err != nil {
 		return Answer{}, err
 	}
-	return capImages(g.answer(), MaxAnswerImageBytes), nil
+	ans := capImages(g.answer(), MaxAnswerImageBytes)
+	ans.Unmatched = domain.UnmatchedSelectors(len(req.Select), g.chunks)
+	return ans, nil
 }
 
 // getCall is the state of one get_documents call. Nothing outlives it:

@@ -152,29 +152,29 @@ func TestRefreshDefersFreshFiles(t *testing.T) {
 
 func TestIndexSettings(t *testing.T) {
 	env := map[string]string{"LIBRARY_INDEX": " OFF ", "LIBRARY_INDEX_DIR": "/tmp/idx"}
-	s, err := SettingsFromEnv(func(k string) string { return env[k] })
+	s, err := LoadSettings(func(k string) string { return env[k] }, nil)
 	if err != nil || s.Validate() != nil || s.Index != "off" || s.IndexDir != "/tmp/idx" {
 		t.Errorf("LIBRARY_INDEX=OFF: %+v, %v", s, err)
 	}
-	s, _ = SettingsFromEnv(func(string) string { return "" })
+	s, _ = LoadSettings(func(string) string { return "" }, []FlagValue{{Name: "index", Value: "on"}})
 	if s.Validate() != nil || s.Index != "on" || s.IndexDir != "" {
-		t.Errorf("defaults: index %q dir %q, want on and the cache folder", s.Index, s.IndexDir)
+		t.Errorf("--index on: index %q dir %q, want on and the cache folder", s.Index, s.IndexDir)
 	}
-	s.Index = "sometimes"
-	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), `LIBRARY_INDEX "sometimes"`) {
+	_, err = LoadSettings(func(k string) string { return map[string]string{"LIBRARY_INDEX": "sometimes"}[k] }, nil)
+	if err == nil || !strings.Contains(err.Error(), "LIBRARY_INDEX") || !strings.Contains(err.Error(), `"sometimes"`) {
 		t.Errorf("a bad LIBRARY_INDEX: %v", err)
 	}
 }
 
 func TestPostgresIndexSetting(t *testing.T) {
 	env := map[string]string{"LIBRARY_INDEX": " postgres://Reader:S3cret@db.example:5432/Docs "}
-	s, err := SettingsFromEnv(func(k string) string { return env[k] })
+	s, err := LoadSettings(func(k string) string { return env[k] }, nil)
 	if err != nil || s.Validate() != nil || !s.PostgresIndex() || s.Index != "postgres://Reader:S3cret@db.example:5432/Docs" {
 		t.Errorf("a postgres URL: %q (postgres %v), %v; want it kept as written, case and all", s.Index, s.PostgresIndex(), err)
 	}
-	s.Index = "postgress://Reader:S3cret@db.example/Docs"
-	err = s.Validate()
-	if err == nil || strings.Contains(err.Error(), "S3cret") || !strings.Contains(err.Error(), `"postgress:"`) {
-		t.Errorf("a mistyped URL: %v; want an error naming its scheme, never its password", err)
+	env["LIBRARY_INDEX"] = "postgress://Reader:S3cret@db.example/Docs"
+	_, err = LoadSettings(func(k string) string { return env[k] }, nil)
+	if err == nil || strings.Contains(err.Error(), "S3cret") || !strings.Contains(err.Error(), `"postgress:"`) || !strings.Contains(err.Error(), "LIBRARY_INDEX") {
+		t.Errorf("a mistyped URL: %v; want an error naming the setting and the scheme, never the password", err)
 	}
 }

@@ -79,3 +79,11 @@ func (s *IndexSource) entry(ctx context.Context, path string) (sectionindex.Entr
 	}
 	return e, err
 }
+
+// servedFromIndex reports whether l reads its library from its section
+// index alone (an IndexSource): the index is then current by construction
+// (another process writes it) and this one never refreshes it.
+func (l *Library) servedFromIndex() bool {
+	_, ok := l.source.(*IndexSource)
+	return ok
+}

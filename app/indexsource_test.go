@@ -47,6 +47,11 @@ func TestIndexSourceAnswersAsTheFiles(t *testing.T) {
 			for _, c := range searchCases {
 				compare("search "+c.name, func(l *Library) (string, error) { return l.SearchDocuments(ctx, c.req) })
 			}
+			for _, q := range []string{"token rotation", "cache invalidation", "migrations"} {
+				compare("ranked "+q, func(l *Library) (string, error) {
+					return l.SearchDocuments(ctx, SearchRequest{Query: q, Mode: SearchRanked, Scope: Scope{Depth: -1}})
+				})
+			}
 			compare("list", func(l *Library) (string, error) {
 				return l.ListDocuments(ctx, ListRequest{Scope: Scope{Depth: -1}, LineBounds: true})
 			})

@@ -26,6 +26,13 @@ type LibraryConfig struct {
 	// note), so a huge file named *.md cannot exhaust memory; 0 means
 	// DefaultMaxDocBytes.
 	MaxDocBytes int64
+	// MaxDocBytesFrom is the flag or env var that set MaxDocBytes
+	// ("--max-doc-bytes", "LIBRARY_MAX_DOC_BYTES"), for the note a too
+	// large doc gets; "" means the default.
+	MaxDocBytesFrom string
+	// Commands names the operations in hints ("librarian ls shows every
+	// doc"); the zero value means the MCP tools.
+	Commands domain.Commands
 }
 
 // DefaultMaxDocBytes is the largest document file read: 16 MiB, far above
@@ -137,7 +144,7 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 		limit = DefaultMaxDocBytes
 	}
 	if stamp.Size > limit {
-		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (LIBRARY_MAX_DOC_BYTES)", domain.ErrTooLarge, stamp.Size, limit)
+		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (%s)", domain.ErrTooLarge, stamp.Size, limit, l.docLimitSource())
 	}
 	if p := l.fromIndex(ctx, path, stamp); p != nil {
 		l.mu.Lock()
@@ -151,7 +158,7 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 		return nil, err
 	}
 	if int64(len(content)) > limit { // it grew between the stat and the read
-		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (LIBRARY_MAX_DOC_BYTES)", domain.ErrTooLarge, len(content), limit)
+		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (%s)", domain.ErrTooLarge, len(content), limit, l.docLimitSource())
 	}
 	var p *parsedDoc
 	if cached != nil && bytes.Equal(cached.content, content) {
@@ -212,6 +219,15 @@ func (l *Library) openAll(ctx context.Context, docs []domain.Document) ([]*parse
 	close(next)
 	wg.Wait()
 	return out, errs
+}
+
+// docLimitSource names the setting behind the document size limit, so a
+// too-large note says what to change.
+func (l *Library) docLimitSource() string {
+	if l.cfg.MaxDocBytesFrom != "" {
+		return "set by " + l.cfg.MaxDocBytesFrom
+	}
+	return "the default; raise it with LIBRARY_MAX_DOC_BYTES or --max-doc-bytes"
 }
 
 // openNote words why a doc could not be opened, for a Notes: block.

@@ -212,8 +212,17 @@ func TestHugeDocIsNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "too large: big (big.md): 42949672960 bytes, over the 16777216-byte limit") || !strings.Contains(got, "§ _intro \"Small\"") {
-		t.Errorf("a huge doc should be noted and the rest listed:\n%s", got)
+	if !strings.Contains(got, "too large: big (big.md): 42949672960 bytes, over the 16777216-byte limit for a document (the default; raise it with LIBRARY_MAX_DOC_BYTES or --max-doc-bytes)") || !strings.Contains(got, "§ _intro \"Small\"") {
+		t.Errorf("a huge doc should be noted, naming the setting, and the rest listed:\n%s", got)
+	}
+	cfg := app.DefaultLibraryConfig()
+	cfg.MaxDocBytes, cfg.MaxDocBytesFrom = 4, "--max-doc-bytes"
+	got, err = jsonLibraryWith(t, dir, cfg).ListDocuments(context.Background(), app.ListRequest{Scope: app.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "too large: small (small.md): 8 bytes, over the 4-byte limit for a document (set by --max-doc-bytes)") {
+		t.Errorf("the note should name the flag that set the limit:\n%s", got)
 	}
 }
 

@@ -37,8 +37,12 @@ type SearchRequest struct {
 	// CaseSensitive turns off case folding (Unicode simple folding).
 	CaseSensitive bool
 	// MaxResults caps the hit lines shown; 0 shows all. The answer always
-	// says how many hits it left out.
+	// says how many hits it left out. In SearchRanked mode it is the number
+	// of sections (0: DefaultRankedResults).
 	MaxResults int
+	// Progress, when not nil, hears how the index's first build advances
+	// while a ranked search waits for it.
+	Progress func(done, total int)
 }
 
 // SearchDocuments finds the lines of the docs in scope that hold the query,
@@ -54,6 +58,9 @@ type SearchRequest struct {
 // mode is a domain.ErrInvalidArgument that says what is wrong; no hit at
 // all is a plain answer saying so.
 func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (string, error) {
+	if req.Mode == SearchRanked {
+		return l.searchRanked(ctx, req)
+	}
 	m, err := newMatcher(req)
 	if err != nil {
 		return "", err
@@ -69,6 +76,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	if err != nil {
 		return "", err
 	}
+	skip := l.indexSkips(ctx, docs, m.candidateQuery(req.Query))
 
 	// Count every doc's hit lines in parallel; keep only the counts, so a
 	// query matching most lines of a big library costs no memory per hit.
@@ -87,6 +95,9 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 				i := int(next.Add(1)) - 1
 				if i >= len(docs) || ctx.Err() != nil {
 					return
+				}
+				if skip != nil && skip[i] {
+					continue // the index proves it holds no hit
 				}
 				p, err := l.open(ctx, docs[i])
 				if err != nil {

@@ -35,6 +35,9 @@ type matcher struct {
 	lits     []literal // every match contains one; nil when no such set is known
 	anyByte  *byteSet  // without lits: every match holds one of these bytes; nil: none known
 	litExact bool      // a line holding the literal is a hit (string mode)
+	// foldLit is the query of a case-insensitive string search: lines are
+	// checked with domain.IndexFold, never a regexp.
+	foldLit string
 
 	lineRe *regexp.Regexp // the query on one line alone: the truth
 	scanRe *regexp.Regexp // the query in (?m) mode over whole content; nil: per line
@@ -56,12 +59,15 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 		mode = SearchString
 	}
 	if mode != SearchString && mode != SearchRegex {
-		return nil, fmt.Errorf("%w: 'mode' must be \"string\" or \"regex\", got %q", domain.ErrInvalidArgument, req.Mode)
+		return nil, fmt.Errorf("%w: 'mode' must be \"string\", \"regex\" or \"ranked\", got %q", domain.ErrInvalidArgument, req.Mode)
 	}
 	if req.Query == "" {
 		return nil, fmt.Errorf("%w: 'query' is empty: give a string or a regex to look for", domain.ErrInvalidArgument)
 	}
 	invalid := func(err error) error {
+		if limits := domain.RE2Limits(req.Query); limits != "" {
+			return fmt.Errorf("%w: invalid regex %s: %v; %s", domain.ErrInvalidArgument, quoteQuery(req.Query), err, limits)
+		}
 		return fmt.Errorf("%w: invalid regex %s: %v", domain.ErrInvalidArgument, quoteQuery(req.Query), err)
 	}
 	m := &matcher{mode: mode, caseSens: req.CaseSensitive}
@@ -79,6 +85,9 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 		if lit, whole, ok := newLiteral([]rune(req.Query), !req.CaseSensitive); ok {
 			// A part of the query is only a prefilter: lineRe decides.
 			m.lits, m.litExact = []literal{lit}, whole
+		}
+		if !req.CaseSensitive {
+			m.foldLit = req.Query
 		}
 	case SearchRegex:
 		// Compile the query as given first, so an error quotes it as written.

@@ -2,6 +2,8 @@ package app
 
 import (
 	"bytes"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // scan finds the hit lines of one doc's body (the lines after its
@@ -17,6 +19,8 @@ func (m *matcher) scan(p *parsedDoc, v *searchView, limit int, out *[]hit) int {
 	switch {
 	case m.lits != nil && m.literalsUsable(v, content):
 		m.scanLiterals(&s)
+	case m.foldLit != "":
+		m.scanLines(&s)
 	case m.anyByte != nil:
 		m.scanBytes(&s)
 	case m.scanRe != nil:
@@ -111,12 +115,26 @@ func (m *matcher) scanLiterals(s *scanState) {
 			}
 			continue
 		}
-		if loc := m.lineRe.FindIndex(content[ls:le]); loc != nil {
+		if loc := m.lineFind(content[ls:le]); loc != nil {
 			if s.found(line, loc[0], loc[1]) {
 				return
 			}
 		}
 	}
+}
+
+// lineFind is the truth for one line: the query's first match in it, or
+// nil. A case-insensitive string is matched by domain.IndexFold, never by a
+// regexp (the same Unicode simple folding, without compiling or running
+// one); anything else by lineRe.
+func (m *matcher) lineFind(line []byte) []int {
+	if m.foldLit != "" {
+		if start, end := domain.IndexFold(line, m.foldLit); start >= 0 {
+			return []int{start, end}
+		}
+		return nil
+	}
+	return m.lineRe.FindIndex(line)
 }
 
 func (m *matcher) scanBytes(s *scanState) {
@@ -189,7 +207,7 @@ var regexWindow = 512
 func (m *matcher) scanLines(s *scanState) {
 	for line := s.from + 1; line <= len(s.v.starts); line++ {
 		ls, le := s.v.bounds(line, s.content)
-		if loc := m.lineRe.FindIndex(s.content[ls:le]); loc != nil {
+		if loc := m.lineFind(s.content[ls:le]); loc != nil {
 			if s.found(line, loc[0], loc[1]) {
 				return
 			}

@@ -222,7 +222,7 @@ func TestSearchDocumentsErrors(t *testing.T) {
 		is   error
 	}{
 		{"empty query", SearchRequest{}, "'query' is empty", domain.ErrInvalidArgument},
-		{"unknown mode", SearchRequest{Query: "x", Mode: "fuzzy"}, `'mode' must be "string" or "regex", got "fuzzy"`, domain.ErrInvalidArgument},
+		{"unknown mode", SearchRequest{Query: "x", Mode: "fuzzy"}, `'mode' must be "string", "regex" or "ranked", got "fuzzy"`, domain.ErrInvalidArgument},
 		{"invalid regex", SearchRequest{Query: "a(", Mode: SearchRegex}, "invalid regex \"a(\": error parsing regexp: missing closing ): `a(`", domain.ErrInvalidArgument},
 		{"invalid regex, case-sensitive", SearchRequest{Query: `x\`, Mode: SearchRegex, CaseSensitive: true}, "invalid regex \"x\\\": error parsing regexp: trailing backslash at end of expression: ``", domain.ErrInvalidArgument},
 		{"backreference", SearchRequest{Query: `(a)\1`, Mode: SearchRegex}, `invalid regex "(a)\1": error parsing regexp: invalid escape sequence: ` + "`\\1`", domain.ErrInvalidArgument},

@@ -1,14 +1,17 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // Settings is the whole program's configuration, read from the environment
-// and then overridden by flags (the command line does that). Plain data:
-// app/appfx reads it to pick one adapter per port.
+// and the command line by LoadSettings. Plain data: app/appfx reads it to
+// pick one adapter per port.
 type Settings struct {
 	Root      string // library root
 	RootGiven bool   // Root came from the environment or a flag, not the default
@@ -24,9 +27,9 @@ type Settings struct {
 	Tools           []string // tool sets: "library", "librarian-ts", "engine"
 	ToolsDefaulted  bool     // Tools were not given: Validate chose them
 
-	// Index is LIBRARY_INDEX: "on" (the default: a SQLite file per
-	// library in IndexDir) or "off" (an in-memory index, no file), or a
-	// postgres:// URL: a PostgreSQL database a team shares (PostgresIndex).
+	// Index is LIBRARY_INDEX: "on" (a SQLite file per library in
+	// IndexDir) or "off" (an in-memory index, no file); "" means "on"; or
+	// a postgres:// URL: a PostgreSQL database a team shares (PostgresIndex).
 	Index string
 	// IndexDir is LIBRARY_INDEX_DIR: where index files live; "" means the
 	// user's cache folder (os.UserCacheDir()/librarian).
@@ -38,6 +41,37 @@ type Settings struct {
 	EngineURL     string // LIBRARIAN_URL
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
+
+	// AllowHardLinks (LIBRARY_ALLOW_HARDLINKS) serves regular files with
+	// more than one hard link; by default they are refused, since another
+	// of their names may lie outside the root.
+	AllowHardLinks bool
+
+	// Commands is how answers name the operations in hints: the MCP tools
+	// (the zero value) or, for a command-line run, the commands.
+	Commands domain.Commands
+
+	// From names where each given setting came from, by SettingSpec.Key:
+	// its flag ("--max-doc-bytes") or env var ("LIBRARY_MAX_DOC_BYTES").
+	// A setting left at its default has no entry.
+	From map[string]string
+}
+
+// A SettingSpec is one setting, declared once: the flags and environment
+// variables that set it, its default as help shows it, and Apply, its one
+// rule, which checks a value and stores it. A flag beats the environment;
+// among env vars the first one set wins. Flags and env vars pass the same
+// Apply, so they accept and refuse the same values.
+type SettingSpec struct {
+	Key     string   // the setting's name in Settings.From: its first flag, or its env var
+	Flags   []string // without dashes; none for an env-only setting
+	Env     []string
+	Value   string // the value's placeholder in help: DIR, N, FILE…
+	Default string // as help shows it; "" for unset
+	Help    string
+	// Apply checks value and stores it in s; from is the flag (with its
+	// dashes) or env var it came from.
+	Apply func(s *Settings, value, from string) error
 }
 
 // Conventions and tool sets Librarian knows.
@@ -50,51 +84,189 @@ var (
 // DefaultEngineURL is seed 004's default engine address.
 const DefaultEngineURL = "http://127.0.0.1:8000"
 
-// SettingsFromEnv reads the settings of seeds 000, 001 and 004 from env
-// (os.Getenv in production). A malformed number is an error naming the
-// variable, never a silent default.
-func SettingsFromEnv(env func(string) string) (Settings, error) {
-	s := Settings{
-		Root:            firstNonEmpty(env("LIBRARY_ROOT"), env("LIBRARIAN_DOCS_ROOT"), "./library"),
-		Convention:      firstNonEmpty(env("LIBRARY_CONVENTION"), "auto"),
-		DocIndex:        firstNonEmpty(env("LIBRARY_DOC_INDEX"), "index.json"),
-		ImageIndex:      firstNonEmpty(env("LIBRARY_IMAGE_INDEX"), "images/index.json"),
+// SettingSpecs are every setting of seeds 000, 001 and 004, in the order
+// help lists them. A new setting is one entry here (and its field above).
+var SettingSpecs = []SettingSpec{
+	{Key: "root", Flags: []string{"root", "docs-root"}, Env: []string{"LIBRARY_ROOT", "LIBRARIAN_DOCS_ROOT"}, Value: "DIR", Default: "./library",
+		Help: "library root",
+		Apply: func(s *Settings, v, from string) error {
+			if strings.TrimSpace(v) == "" {
+				return errors.New("want a folder, got an empty value")
+			}
+			s.Root, s.RootGiven = v, true
+			s.RootSeed001 = from == "LIBRARIAN_DOCS_ROOT" || from == "--docs-root" // seed 001's own settings
+			return nil
+		}},
+	{Key: "convention", Flags: []string{"convention"}, Env: []string{"LIBRARY_CONVENTION"}, Value: "NAME", Default: "auto",
+		Help: "library convention: auto, json or frontmatter",
+		Apply: func(s *Settings, v, _ string) error {
+			s.Convention = strings.TrimSpace(v)
+			return checkConvention(s.Convention)
+		}},
+	{Key: "doc-index", Flags: []string{"doc-index"}, Env: []string{"LIBRARY_DOC_INDEX"}, Value: "FILE", Default: "index.json",
+		Help:  "json convention: the doc index, relative to the root",
+		Apply: func(s *Settings, v, _ string) error { s.DocIndex = v; return nonEmpty(v, "a file") }},
+	{Key: "image-index", Flags: []string{"image-index"}, Env: []string{"LIBRARY_IMAGE_INDEX"}, Value: "FILE", Default: "images/index.json",
+		Help:  "the image index, relative to the root",
+		Apply: func(s *Settings, v, _ string) error { s.ImageIndex = v; return nonEmpty(v, "a file") }},
+	{Key: "max-image-bytes", Flags: []string{"max-image-bytes"}, Env: []string{"LIBRARY_MAX_IMAGE_BYTES"}, Value: "N", Default: "5MB",
+		Help: "larger images become placeholders; 0 makes every image one",
+		Apply: func(s *Settings, v, _ string) (err error) {
+			s.MaxImageBytes, err = ParseByteSize(v)
+			return err
+		}},
+	{Key: "max-doc-bytes", Flags: []string{"max-doc-bytes"}, Env: []string{"LIBRARY_MAX_DOC_BYTES"}, Value: "N", Default: "16MB",
+		Help: "larger document files are noted, not read",
+		Apply: func(s *Settings, v, _ string) error {
+			n, err := ParseByteSize(v)
+			if err != nil || n == 0 {
+				return fmt.Errorf("want a positive byte count such as 16MB, got %q", v)
+			}
+			s.MaxDocBytes = n
+			return nil
+		}},
+	{Key: "max-answer-tokens", Flags: []string{"max-answer-tokens"}, Env: []string{"LIBRARY_MAX_ANSWER_TOKENS"}, Value: "N", Default: "20000",
+		Help: "answer budget of get and list, 0 = none",
+		Apply: func(s *Settings, v, _ string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 0 {
+				return fmt.Errorf("want a non-negative integer, got %q", v)
+			}
+			s.MaxAnswerTokens = n
+			return nil
+		}},
+	{Key: "tools", Flags: []string{"tools"}, Env: []string{"LIBRARIAN_TOOLS"}, Value: "LIST", Default: "library",
+		Help: "tool sets, comma-separated: library, librarian-ts, engine",
+		Apply: func(s *Settings, v, _ string) error {
+			s.Tools = SplitList(v)
+			if len(s.Tools) == 0 {
+				return fmt.Errorf("want one or more of %s, got %q", strings.Join(ToolSets, ", "), v)
+			}
+			return checkTools(s.Tools)
+		}},
+	{Key: "index", Flags: []string{"index"}, Env: []string{"LIBRARY_INDEX"}, Value: "on|off|postgres://…", Default: "on",
+		Help: "the section index: on, a SQLite file per library; off, in memory for the run (no file); a postgres:// URL, a database a team shares",
+		Apply: func(s *Settings, v, _ string) error {
+			s.Index = indexSetting(v)
+			return checkIndex(s.Index)
+		}},
+	{Key: "index-dir", Flags: []string{"index-dir"}, Env: []string{"LIBRARY_INDEX_DIR"}, Value: "DIR", Default: "the user cache folder's librarian/",
+		Help:  "folder of the section index files",
+		Apply: func(s *Settings, v, _ string) error { s.IndexDir = v; return nonEmpty(v, "a folder") }},
+	{Key: "engine-url", Flags: []string{"engine-url"}, Env: []string{"LIBRARIAN_URL"}, Value: "URL",
+		Help: "retrieval engine (serves the engine tools)",
+		Apply: func(s *Settings, v, _ string) error {
+			s.EngineURL = strings.TrimSpace(v)
+			if s.EngineURL != "" && !strings.HasPrefix(s.EngineURL, "http://") && !strings.HasPrefix(s.EngineURL, "https://") {
+				return fmt.Errorf("want an http:// or https:// URL, got %q", v)
+			}
+			return nil
+		}},
+	{Key: "LIBRARY_ALLOW_HARDLINKS", Env: []string{"LIBRARY_ALLOW_HARDLINKS"}, Value: "BOOL", Default: "false",
+		Help: "serve regular files with more than one hard link (refused by default: another name may lie outside the root)",
+		Apply: func(s *Settings, v, _ string) error {
+			allow, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("want 1 or 0 (true or false), got %q", v)
+			}
+			s.AllowHardLinks = allow
+			return nil
+		}},
+	{Key: "LIBRARIAN_PROJECT", Env: []string{"LIBRARIAN_PROJECT"},
+		Help:  "project tag sent to the engine",
+		Apply: func(s *Settings, v, _ string) error { s.EngineProject = v; return nil }},
+	{Key: "CLAUDE_CODE_SESSION_ID", Env: []string{"CLAUDE_CODE_SESSION_ID"},
+		Help:  "session id sent to the engine",
+		Apply: func(s *Settings, v, _ string) error { s.Session = v; return nil }},
+}
+
+// A FlagValue is one settings flag as written on the command line, without
+// its dashes.
+type FlagValue struct{ Name, Value string }
+
+// DefaultSettings are the settings when nothing is given.
+func DefaultSettings() Settings {
+	return Settings{
+		Root:            "./library",
+		Convention:      "auto",
+		DocIndex:        "index.json",
+		ImageIndex:      "images/index.json",
 		MaxImageBytes:   5 << 20,
-		MaxAnswerTokens: 20000,
 		MaxDocBytes:     DefaultMaxDocBytes,
-		Index:           indexSetting(env("LIBRARY_INDEX")),
-		IndexDir:        env("LIBRARY_INDEX_DIR"),
-		EngineURL:       env("LIBRARIAN_URL"),
-		EngineProject:   env("LIBRARIAN_PROJECT"),
-		Session:         env("CLAUDE_CODE_SESSION_ID"),
+		MaxAnswerTokens: 20000,
+		Index:           "on",
 	}
-	s.RootGiven = env("LIBRARY_ROOT") != "" || env("LIBRARIAN_DOCS_ROOT") != ""
-	s.RootSeed001 = env("LIBRARY_ROOT") == "" && env("LIBRARIAN_DOCS_ROOT") != ""
-	if v := env("LIBRARY_MAX_IMAGE_BYTES"); v != "" {
-		n, err := ParseByteSize(v)
-		if err != nil {
-			return s, fmt.Errorf("LIBRARY_MAX_IMAGE_BYTES: %w", err)
+}
+
+// LoadSettings is the one place settings are read and checked, at start-up:
+// for each SettingSpec the last of flags naming it wins, else its first env
+// var set (env is os.Getenv in production), else its default. Only the
+// value used is checked, so an invalid env var that a flag overrides does
+// not fail the start. Every invalid value is reported at once, each
+// naming its flag or env var. It does not call Validate: the caller may
+// still adjust the tool sets.
+func LoadSettings(env func(string) string, flags []FlagValue) (Settings, error) {
+	s := DefaultSettings()
+	s.From = map[string]string{}
+	var errs []error
+	for _, spec := range SettingSpecs {
+		value, from, ok := spec.pick(env, flags)
+		if !ok {
+			continue
 		}
-		s.MaxImageBytes = n
-	}
-	if v := env("LIBRARY_MAX_DOC_BYTES"); v != "" {
-		n, err := ParseByteSize(v)
-		if err != nil || n == 0 {
-			return s, fmt.Errorf("LIBRARY_MAX_DOC_BYTES: want a positive byte count such as 16MB, got %q", v)
+		if err := spec.Apply(&s, value, from); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", from, err))
+			continue
 		}
-		s.MaxDocBytes = n
+		s.From[spec.Key] = from
 	}
-	if v := env("LIBRARY_MAX_ANSWER_TOKENS"); v != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 0 {
-			return s, fmt.Errorf("LIBRARY_MAX_ANSWER_TOKENS: want a non-negative integer, got %q", v)
+	return s, errors.Join(errs...)
+}
+
+// pick finds the value spec takes: the last flag naming it, else its first
+// env var that is set.
+func (spec SettingSpec) pick(env func(string) string, flags []FlagValue) (value, from string, ok bool) {
+	for i := len(flags) - 1; i >= 0; i-- {
+		if contains(spec.Flags, flags[i].Name) {
+			return flags[i].Value, "--" + flags[i].Name, true
 		}
-		s.MaxAnswerTokens = n
 	}
-	if v := env("LIBRARIAN_TOOLS"); v != "" {
-		s.Tools = SplitList(v)
+	for _, name := range spec.Env {
+		if v := env(name); v != "" {
+			return v, name, true
+		}
 	}
-	return s, nil
+	return "", "", false
+}
+
+// SettingFlag finds the spec a flag name (without dashes) belongs to.
+func SettingFlag(name string) (SettingSpec, bool) {
+	for _, spec := range SettingSpecs {
+		if contains(spec.Flags, name) {
+			return spec, true
+		}
+	}
+	return SettingSpec{}, false
+}
+
+// Source words where setting key came from, for messages: its flag or env
+// var, or, left at its default, "the default; set " and its env vars and
+// flags.
+func (s Settings) Source(key string) string {
+	if from := s.From[key]; from != "" {
+		return "from " + from
+	}
+	for _, spec := range SettingSpecs {
+		if spec.Key == key {
+			var names []string
+			names = append(names, spec.Env...)
+			for _, f := range spec.Flags {
+				names = append(names, "--"+f)
+			}
+			return "the default; set " + strings.Join(names, " or ")
+		}
+	}
+	return "the default"
 }
 
 // Validate checks the settings' enumerations and fills the tool-set default:
@@ -102,15 +274,8 @@ func SettingsFromEnv(env func(string) string) (Settings, error) {
 // settings (a team swapping servers keeps its prompts and its config), plus
 // `engine` when an engine URL is set.
 func (s *Settings) Validate() error {
-	if !contains(Conventions, s.Convention) {
-		return fmt.Errorf("convention %q: want one of %s", s.Convention, strings.Join(Conventions, ", "))
-	}
-	if s.Index == "" {
-		s.Index = "on"
-	}
-	s.Index = indexSetting(s.Index)
-	if !contains(IndexModes, s.Index) && !s.PostgresIndex() {
-		return fmt.Errorf("LIBRARY_INDEX %s: want on (a SQLite index file per library, the default), off (an in-memory index) or a postgres://… URL (a shared PostgreSQL index)", quoteSetting(s.Index))
+	if err := checkConvention(s.Convention); err != nil {
+		return err
 	}
 	if len(s.Tools) == 0 {
 		s.ToolsDefaulted = true
@@ -122,13 +287,25 @@ func (s *Settings) Validate() error {
 			s.Tools = append(s.Tools, "engine")
 		}
 	}
-	for _, t := range s.Tools {
-		if !contains(ToolSets, t) {
-			return fmt.Errorf("tool set %q: want one or more of %s", t, strings.Join(ToolSets, ", "))
-		}
+	if err := checkTools(s.Tools); err != nil {
+		return err
+	}
+	s.Index = indexSetting(s.Index)
+	if err := checkIndex(s.Index); err != nil {
+		return fmt.Errorf("LIBRARY_INDEX %w", err)
 	}
 	if s.MaxImageBytes < 0 {
 		return fmt.Errorf("max image bytes must not be negative")
+	}
+	if s.MaxAnswerTokens < 0 {
+		return fmt.Errorf("max answer tokens must not be negative")
+	}
+	return nil
+}
+
+func checkIndex(mode string) error {
+	if !contains(IndexModes, mode) && !isPostgresURL(mode) {
+		return fmt.Errorf("%s: want on (a SQLite index file per library, the default), off (an in-memory index) or a postgres://… URL (a shared PostgreSQL index)", quoteSetting(mode))
 	}
 	return nil
 }
@@ -145,8 +322,10 @@ func indexSetting(v string) string {
 
 // PostgresIndex reports whether LIBRARY_INDEX names a PostgreSQL database
 // (postgres:// or postgresql://): the shared index of a team.
-func (s Settings) PostgresIndex() bool {
-	l := strings.ToLower(s.Index)
+func (s Settings) PostgresIndex() bool { return isPostgresURL(s.Index) }
+
+func isPostgresURL(v string) bool {
+	l := strings.ToLower(v)
 	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
 }
 
@@ -161,6 +340,29 @@ func quoteSetting(v string) string {
 		return strconv.Quote(v[:i]+":") + "…"
 	}
 	return "(a connection string)"
+}
+
+func checkConvention(c string) error {
+	if !contains(Conventions, c) {
+		return fmt.Errorf("convention %q: want one of %s", c, strings.Join(Conventions, ", "))
+	}
+	return nil
+}
+
+func checkTools(tools []string) error {
+	for _, t := range tools {
+		if !contains(ToolSets, t) {
+			return fmt.Errorf("tool set %q: want one or more of %s", t, strings.Join(ToolSets, ", "))
+		}
+	}
+	return nil
+}
+
+func nonEmpty(v, what string) error {
+	if strings.TrimSpace(v) == "" {
+		return fmt.Errorf("want %s, got an empty value", what)
+	}
+	return nil
 }
 
 // NeedsLibrary reports whether a served tool set reads the library.

@@ -165,3 +165,24 @@ func (c *Chunk) Asked() string {
 	}
 	return b.String()
 }
+
+// UnmatchedSelectors lists, in order, the indexes of the n selectors of a
+// call that no chunk came from: an unknown doc, section or root, a root
+// with no doc, lines wholly outside the file, a doc that could not be
+// opened. A chunk left out by the budget or covered by an earlier one
+// still matched. The command line makes these a finding.
+func UnmatchedSelectors(n int, chunks []*Chunk) []int {
+	matched := make([]bool, n)
+	for _, c := range chunks {
+		if c.Sel >= 0 && c.Sel < n {
+			matched[c.Sel] = true
+		}
+	}
+	var out []int
+	for i, m := range matched {
+		if !m {
+			out = append(out, i)
+		}
+	}
+	return out
+}

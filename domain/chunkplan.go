@@ -53,7 +53,7 @@ func PlanChunks(t Target, s Selector, dt *DocText, images, code bool) ([]*Chunk,
 			case len(candidates) > 0:
 				note("select[%d]: section '%s' of %s is ambiguous: it may be %s; use the full id", t.Sel, name, dt.Name(), strings.Join(candidates, ", "))
 			default:
-				note("select[%d]: %s has no section '%s'; its sections: %s", t.Sel, dt.Name(), name, SectionList(dt.Structure))
+				note("select[%d]: %s has no section '%s'%s; its sections: %s", t.Sel, dt.Name(), name, sectionHint(dt.Structure, name), SectionList(dt.Structure))
 			}
 		}
 	default:
@@ -98,10 +98,24 @@ func SectionList(s Structure) string {
 	var ids []string
 	for i, sec := range s.Sections {
 		if i == 40 {
-			ids = append(ids, fmt.Sprintf("... (%d more: see list_documents)", len(s.Sections)-40))
+			ids = append(ids, fmt.Sprintf("... (%d more: the doc's outline lists them all)", len(s.Sections)-40))
 			break
 		}
 		ids = append(ids, sec.ID)
 	}
 	return strings.Join(ids, ", ")
+}
+
+// sectionHint suggests the sections an unknown section name meant (a typo:
+// Suggest over the full ids and their leaves), as " (did you mean: ...?)".
+func sectionHint(s Structure, name string) string {
+	ids := make([]string, len(s.Sections))
+	for i, sec := range s.Sections {
+		ids[i] = sec.ID
+	}
+	near := Suggest(name, ids, 3)
+	if len(near) == 0 {
+		return ""
+	}
+	return " (did you mean: " + strings.Join(near, ", ") + "?)"
 }

@@ -75,7 +75,7 @@ func TestPlanChunks(t *testing.T) {
 	for i := 0; i < 42; i++ {
 		many.Sections = append(many.Sections, Section{ID: "s" + itoa(i)})
 	}
-	if got := SectionList(many); !strings.HasSuffix(got, "s39, ... (2 more: see list_documents)") || SectionList(Structure{}) != "(none)" {
+	if got := SectionList(many); !strings.HasSuffix(got, "s39, ... (2 more: the doc's outline lists them all)") || SectionList(Structure{}) != "(none)" {
 		t.Errorf("SectionList = %q", got)
 	}
 }

@@ -36,12 +36,16 @@ type Folder struct {
 }
 
 // Catalog is what an index source knows about a library at one moment: its
-// documents in path order, descriptions of folders, and notes about entries
-// it refused or could only partly read (never fatal).
+// documents in path order, descriptions of folders, notes about entries
+// it refused or could only partly read (never fatal, but problems for
+// `librarian check`), and warnings: what is worth a look yet served as
+// written, such as two index entries with the same path (an alias), which
+// check prints and which fail nothing.
 type Catalog struct {
-	Docs    []Document
-	Folders map[string]Folder
-	Notes   []string
+	Docs     []Document
+	Folders  map[string]Folder
+	Notes    []string
+	Warnings []string
 }
 
 // Stamp identifies one version of a file without reading it: two equal

@@ -85,8 +85,33 @@ func IndexFold(s []byte, lit string) (start, end int) {
 	return -1, -1
 }
 
-// ContainsFold reports whether lit occurs in s under simple folding.
+// ContainsFold reports whether lit occurs in s under simple folding
+// (IndexFold's rules, on a string without copying it).
 func ContainsFold(s, lit string) bool {
-	start, _ := IndexFold([]byte(s), lit)
-	return start >= 0
+	if lit == "" {
+		return true
+	}
+	want := make([]rune, 0, len(lit))
+	for _, r := range lit {
+		want = append(want, FoldRune(r))
+	}
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if FoldRune(r) == want[0] {
+			j, k := i+n, 1
+			for k < len(want) && j < len(s) {
+				r2, n2 := utf8.DecodeRuneInString(s[j:])
+				if FoldRune(r2) != want[k] {
+					break
+				}
+				j += n2
+				k++
+			}
+			if k == len(want) {
+				return true
+			}
+		}
+		i += n
+	}
+	return false
 }

@@ -17,6 +17,9 @@ func FuzzIndexFold(f *testing.F) {
 			return // lit is not UTF-8: callers refuse it first
 		}
 		want := re.FindStringIndex(s)
+		if got := ContainsFold(s, lit); got != (want != nil) {
+			t.Fatalf("ContainsFold(%q, %q) = %v; regexp %v", s, lit, got, want)
+		}
 		start, end := IndexFold([]byte(s), lit)
 		if want == nil {
 			if start != -1 {

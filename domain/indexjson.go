@@ -67,6 +67,16 @@ func syntaxProblem(name string, data []byte, se *json.SyntaxError) Problem {
 	return Problem{Where: fmt.Sprintf("%s:%d:%d", name, line, col), Message: "invalid JSON: " + se.Error()}
 }
 
+// SamePathWarning words the warning for an index entry (where) whose path
+// an earlier entry (firstWhere) already names: not a problem, since an
+// alias (two ids for one file) is a legitimate use, but worth a look in
+// case it is a copy-paste slip:
+//
+//	documents[1] (id 'auth-again'): same path 'backend/auth.md' as documents[0] (id 'auth'): both ids serve that file
+func SamePathWarning(where, path, firstWhere string) string {
+	return fmt.Sprintf("%s: same path %s as %s: both ids serve that file", where, QuoteIndexValue(path), firstWhere)
+}
+
 // IndexEntryWhere names entry i of the index list key for a problem:
 // "documents[3]", or "documents[3] (id 'dots')" once the entry's id is
 // known (id is not "").
@@ -121,7 +131,7 @@ func listFields(names []string) string {
 
 // Problems returns the problems found so far, in the order the fields
 // were read; nil when there are none. The caller may append its own (a
-// duplicate path) without changing the entry's.
+// duplicate id) without changing the entry's.
 func (e *IndexEntry) Problems() []string {
 	return slices.Clip(e.problems)
 }

@@ -78,12 +78,16 @@ func HasAnyTag(have, want []string) bool {
 }
 
 // folderHint suggests what the agent may have meant by an unknown folder:
-// a doc of that path, or the folders next to where it looked.
+// a doc of that path, the folders near its name (a typo: Suggest), or the
+// folders next to where it looked.
 func folderHint(cat *Catalog, root string) string {
 	for _, d := range cat.Docs {
 		if d.Path == root || d.ID == root || strings.TrimSuffix(d.Path, ".md") == root {
-			return fmt.Sprintf(" ('%s' is a document: fetch it with get_documents)", root)
+			return fmt.Sprintf(" ('%s' is a document, not a folder: select it by its id)", root)
 		}
+	}
+	if near := Suggest(root, libraryFolders(cat), 3); len(near) > 0 {
+		return " (did you mean: " + strings.Join(near, "/, ") + "/?)"
 	}
 	parent := path.Dir(root)
 	if parent == "." {
@@ -122,4 +126,19 @@ func folderHint(cat *Catalog, root string) string {
 		where = "in '" + parent + "/'"
 	}
 	return fmt.Sprintf("; folders %s: %s", where, strings.Join(near, ", "))
+}
+
+// libraryFolders lists every folder that holds a doc, at any depth, in
+// path order, without the trailing '/'.
+func libraryFolders(cat *Catalog) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range cat.Docs {
+		for dir := path.Dir(d.Path); dir != "." && !seen[dir]; dir = path.Dir(dir) {
+			seen[dir] = true
+			out = append(out, dir)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

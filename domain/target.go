@@ -16,8 +16,10 @@ type Target struct {
 
 // ResolveTargets turns selectors into the catalog's docs, in select order;
 // roots expand in path order (the catalog's). Unknown docs and roots, and
-// the catalog's notes about docs they would have named, become notes.
-func ResolveTargets(cat *Catalog, sels []Selector) ([]Target, []SelNote) {
+// the catalog's notes about docs they would have named, become notes; an
+// unknown doc's note suggests what was meant, naming the operations as cmds
+// does (the zero value: the MCP tools).
+func ResolveTargets(cat *Catalog, sels []Selector, cmds Commands) ([]Target, []SelNote) {
 	var notes []SelNote
 	note := func(sel int, format string, args ...any) {
 		notes = append(notes, SelNote{Sel: sel, Text: fmt.Sprintf(format, args...)})
@@ -73,7 +75,7 @@ func ResolveTargets(cat *Catalog, sels []Selector) ([]Target, []SelNote) {
 			note(i, "select[%d]: doc '%s' was left out by the index: %s", i, s.Doc, why)
 			continue
 		}
-		note(i, "select[%d]: unknown doc '%s': no document has this id or path%s", i, s.Doc, docHint(cat, s.Doc))
+		note(i, "select[%d]: unknown doc '%s': no document has this id or path%s", i, s.Doc, docHint(cat, s.Doc, cmds.OrTools()))
 	}
 	return out, notes
 }
@@ -88,24 +90,40 @@ func CleanDocPath(p string) string {
 	return strings.TrimPrefix(path.Clean("/"+p), "/")
 }
 
-// docHint suggests docs whose id or path contains what the agent wrote.
-func docHint(cat *Catalog, name string) string {
-	want := strings.ToLower(strings.TrimSuffix(CleanDocPath(name), ".md"))
-	if want == "" {
+// docHint suggests what an unknown doc name meant: the root selector of a
+// folder of that name, else the docs whose id or path is near it (a typo:
+// domain.Suggest), else where to see every doc.
+func docHint(cat *Catalog, name string, cmds Commands) string {
+	clean := strings.Trim(CleanDocPath(name), "/")
+	if clean == "" {
 		return ""
 	}
-	var near []string
 	for _, d := range cat.Docs {
-		id := strings.ToLower(d.ID)
-		if strings.Contains(id, want) || strings.Contains(strings.ToLower(d.Path), want) || len(id) >= 3 && strings.Contains(want, id) {
-			near = append(near, d.ID)
-			if len(near) == 5 {
-				break
-			}
+		if InFolder(d.Path, clean) {
+			sel := fmt.Sprintf(`{"root": %q}`, clean)
+			return fmt.Sprintf(" ('%s' is a folder: select its docs with %s)", clean, cmds.Selecting(sel))
+		}
+	}
+	// Ids and paths both: "buton" is near an id, "backend/auht.md" a path.
+	candidates := make([]string, 0, 2*len(cat.Docs))
+	idOf := make(map[string]string, 2*len(cat.Docs))
+	for _, d := range cat.Docs {
+		candidates = append(candidates, d.ID, d.Path)
+		idOf[d.ID] = d.ID
+		if _, taken := idOf[d.Path]; !taken {
+			idOf[d.Path] = d.ID
+		}
+	}
+	var near []string
+	seen := map[string]bool{}
+	for _, c := range Suggest(clean, candidates, 10) {
+		if id := idOf[c]; !seen[id] && len(near) < 5 {
+			seen[id] = true
+			near = append(near, id)
 		}
 	}
 	if len(near) == 0 {
-		return " (list_documents shows every doc)"
+		return fmt.Sprintf(" (%s shows every doc)", cmds.List)
 	}
 	return " (did you mean: " + strings.Join(near, ", ") + "?)"
 }

@@ -46,7 +46,7 @@ func TestResolveTargets(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			targets, notes := ResolveTargets(cat, tc.sels)
+			targets, notes := ResolveTargets(cat, tc.sels, Commands{})
 			var docs []string
 			for _, tg := range targets {
 				s := itoa(tg.Sel) + ":" + tg.Doc.ID

@@ -20,15 +20,14 @@ import (
 // the 90% pass mark, 1 below it, 2 for a usage error or an unreadable file.
 // engine may be nil in fixture mode.
 func RunEval(ctx context.Context, engine *app.Engine, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("eval", stderr)
-	fixture := fs.String("fixture", "", "")
+	fs, fixture := newEvalFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		Usage(stdout, "eval")
 		return 0
 	}
 	if err != nil {
-		return fail(stderr, fmt.Errorf("eval: %w (usage: librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl])", err))
+		return fail(stderr, err)
 	}
 	if len(operands) != 1 {
 		return fail(stderr, fmt.Errorf("eval takes one QUESTIONS.jsonl file, got %d operands %q (usage: librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl])", len(operands), operands))
@@ -58,6 +57,11 @@ func RunEval(ctx context.Context, engine *app.Engine, args []string, stdout, std
 		return 1
 	}
 	return 0
+}
+
+func newEvalFlags() (*flag.FlagSet, *string) {
+	fs := newFlagSet("eval", io.Discard)
+	return fs, fs.String("fixture", "", "")
 }
 
 // readEvalFile opens path and reads it with read, naming the file in errors.

@@ -70,8 +70,8 @@ func TestEvalUsageErrors(t *testing.T) {
 		{"two files", []string{evalQuestionsFile, evalAnswersFile}, "eval takes one QUESTIONS.jsonl file, got 2"},
 		{"missing file", []string{filepath.Join(dir, "nope.jsonl")}, "nope.jsonl: no such file"},
 		{"missing fixture", []string{evalQuestionsFile, "--fixture", filepath.Join(dir, "none.jsonl")}, "none.jsonl: no such file"},
-		{"fixture without value", []string{evalQuestionsFile, "--fixture"}, "flag needs an argument"},
-		{"unknown flag", []string{evalQuestionsFile, "--fixtures", "x"}, "flag provided but not defined: -fixtures"},
+		{"fixture without value", []string{evalQuestionsFile, "--fixture"}, "eval: flag --fixture needs a value (see librarian eval --help)"},
+		{"unknown flag", []string{evalQuestionsFile, "--fixtures", "x"}, "eval: unknown flag --fixtures (see librarian eval --help)"},
 		{"bad questions", []string{bad, "--fixture", evalAnswersFile}, `bad.jsonl:1: skill "grep" is not one of`},
 		{"no engine", []string{evalQuestionsFile}, "no retrieval engine is configured"},
 	} {

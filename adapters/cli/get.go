@@ -13,18 +13,30 @@ import (
 	"github.com/librarian/librarian/domain"
 )
 
+// getOptions are get's own flags.
+type getOptions struct {
+	images, code bool
+	maxTokens    int
+}
+
+func newGetFlags(defaultMaxTokens int) (*flag.FlagSet, *getOptions) {
+	fs, o := newFlagSet("get", io.Discard), &getOptions{}
+	fs.BoolVar(&o.images, "include-images", false, "")
+	fs.BoolVar(&o.code, "include-code", true, "")
+	fs.IntVar(&o.maxTokens, "max-tokens", defaultMaxTokens, "")
+	return fs, o
+}
+
 // RunGet runs `librarian get SELECTOR...`: get_documents for a person. Each
 // operand is a doc id or path, a JSON selector object
 // ('{"doc": "auth", "sections": ["login-flow"]}') or a JSON list of them (as
 // the "Left out" block prints). Flags, anywhere among the operands:
-// --include-images, --include-code=false, --max-tokens N. It prints the
+// --include-images, --include-code=false (or --include-code false),
+// --max-tokens N. It prints the
 // tool's text; an image it would send prints as a line naming its file,
 // type and size: [image img-x: login.png, image/png, 1234 bytes].
 func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("get", stderr)
-	images := fs.Bool("include-images", false, "")
-	code := fs.Bool("include-code", true, "")
-	maxTokens := fs.Int("max-tokens", lib.Config().MaxAnswerTokens, "")
+	fs, o := newGetFlags(lib.Config().MaxAnswerTokens)
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		Usage(stdout, "get")
@@ -32,6 +44,12 @@ func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr
 	}
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if len(operands) == 0 {
+		return fail(stderr, usageError("get", "takes one or more SELECTORs: a doc id or path, or a JSON selector"))
+	}
+	if o.maxTokens < 0 {
+		return fail(stderr, usageError("get", "--max-tokens: want 0 (no limit) or more, got %d", o.maxTokens))
 	}
 	items, err := selectorItems(operands)
 	if err != nil {
@@ -43,9 +61,9 @@ func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr
 	}
 	ans, err := lib.GetDocuments(ctx, app.GetRequest{
 		Select:        selectors,
-		IncludeImages: *images,
-		IncludeCode:   *code,
-		MaxTokens:     maxTokens,
+		IncludeImages: o.images,
+		IncludeCode:   o.code,
+		MaxTokens:     &o.maxTokens,
 	})
 	if err != nil {
 		return fail(stderr, err)
@@ -53,7 +71,19 @@ func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr
 	if _, err := io.WriteString(stdout, ans.String()); err != nil {
 		return fail(stderr, err)
 	}
+	if n := len(ans.Unmatched); n > 0 {
+		// Nothing found is a finding (exit 1), as for check: the Notes say why.
+		fmt.Fprintf(stderr, "librarian: get: %d of %d %s returned nothing (see Notes)\n", n, len(selectors), plural(len(selectors), "selector", "selectors"))
+		return 1
+	}
 	return 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // selectorItems turns operands into get_documents' select items: an operand
@@ -65,14 +95,15 @@ func selectorItems(operands []string) ([]json.RawMessage, error) {
 		t := strings.TrimSpace(op)
 		switch {
 		case strings.HasPrefix(t, "{"):
-			if !json.Valid([]byte(t)) {
-				return nil, fmt.Errorf("%w: argument %d is not a valid JSON object: %s", domain.ErrInvalidSelector, i+1, op)
+			var obj json.RawMessage
+			if err := json.Unmarshal([]byte(t), &obj); err != nil {
+				return nil, fmt.Errorf("%w: argument %d is not a valid JSON object: %s", domain.ErrInvalidSelector, i+1, jsonProblem(t, err))
 			}
 			items = append(items, json.RawMessage(t))
 		case strings.HasPrefix(t, "["):
 			var list []json.RawMessage
 			if err := json.Unmarshal([]byte(t), &list); err != nil {
-				return nil, fmt.Errorf("%w: argument %d is not a valid JSON list of selectors: %v", domain.ErrInvalidSelector, i+1, err)
+				return nil, fmt.Errorf("%w: argument %d is not a valid JSON list of selectors: %s", domain.ErrInvalidSelector, i+1, jsonProblem(t, err))
 			}
 			items = append(items, list...)
 		default:
@@ -84,4 +115,20 @@ func selectorItems(operands []string) ([]json.RawMessage, error) {
 		}
 	}
 	return items, nil
+}
+
+// jsonProblem words a JSON syntax error for a person: the parser's reason,
+// the character where it stopped, and the text up to there, so a missing
+// brace or a shell-eaten quote is easy to spot.
+func jsonProblem(text string, err error) string {
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		at := int(min(max(syntax.Offset, 0), int64(len(text)))) // 1-based: the offset counts the bad character
+		hint := ""
+		if at == len(text) && strings.HasPrefix(syntax.Error(), "unexpected end") {
+			hint = " (a closing bracket, brace or quote is missing)"
+		}
+		return fmt.Sprintf("%s at character %d%s: %s <-- here", syntax.Error(), at, hint, text[:at])
+	}
+	return err.Error()
 }

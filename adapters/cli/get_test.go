@@ -75,6 +75,9 @@ func TestRunGet(t *testing.T) {
 		{"flags anywhere among the selectors",
 			[]string{"caching", "--include-code=false", "--max-tokens", "0", "fences"},
 			appAnswer(t, lib, app.GetRequest{MaxTokens: &zero}, `"caching"`, `"fences"`)},
+		{"a boolean takes its value as the next word",
+			[]string{"caching", "--include-code", "false", "--max-tokens", "0", "fences"},
+			appAnswer(t, lib, app.GetRequest{MaxTokens: &zero}, `"caching"`, `"fences"`)},
 		{"a JSON list, as the Left out block prints it",
 			[]string{`[{"doc": "auth", "lines": [1,4]}, "migrations"]`},
 			appAnswer(t, lib, app.GetRequest{IncludeCode: true, MaxTokens: &max}, `{"doc": "auth", "lines": [1,4]}`, `"migrations"`)},
@@ -116,10 +119,12 @@ func TestRunGetRefuses(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no selector", nil, "'select' is empty"},
+		{"no selector", nil, "get: takes one or more SELECTORs: a doc id or path, or a JSON selector (see librarian get --help)"},
 		{"malformed selector", []string{`{"doc": "auth", "section": ["x"]}`}, "select[0]: unknown field 'section' (did you mean 'sections'?)"},
-		{"invalid JSON", []string{`{"doc": "auth"`}, "argument 1 is not a valid JSON object"},
-		{"negative budget", []string{"--max-tokens", "-5", "auth"}, "'max_tokens' must be 0 (no limit) or more"},
+		{"invalid JSON", []string{`{"doc": "auth"`}, `argument 1 is not a valid JSON object: unexpected end of JSON input at character 14 (a closing bracket, brace or quote is missing): {"doc": "auth" <-- here`},
+		{"invalid JSON, its position", []string{`{"doc": auth}`}, `argument 1 is not a valid JSON object: invalid character 'a' looking for beginning of value at character 9: {"doc": a <-- here`},
+		{"invalid JSON list, its position", []string{`["auth",]`}, `argument 1 is not a valid JSON list of selectors: invalid character ']' looking for beginning of value at character 9: ["auth",] <-- here`},
+		{"negative budget", []string{"--max-tokens", "-5", "auth"}, "get: --max-tokens: want 0 (no limit) or more, got -5 (see librarian get --help)"},
 		{"unknown flag", []string{"--images", "auth"}, "-images"},
 	}
 	for _, tc := range tests {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +15,7 @@ import (
 // runIndex builds or refreshes the section index: a progress line on a
 // terminal (rewritten in place on stderr), then one summary line on stdout.
 func runIndex(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("index", stderr)
+	fs := newIndexFlags()
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -55,28 +56,37 @@ func runIndex(ctx context.Context, lib *app.Library, args []string, stdout, stde
 }
 
 // indexTarget takes `--to DSN` (or `--to=DSN`) out of index's arguments:
-// the index to build, as LIBRARY_INDEX would name it (a postgres:// URL for
-// a team's shared index).
-func indexTarget(args []string, s *app.Settings) ([]string, error) {
+// the index to build, as LIBRARY_INDEX (--index) would name it, e.g. a
+// postgres:// URL for a team's shared index. It becomes the --index
+// setting, checked with the others.
+func indexTarget(args []string, given []app.FlagValue) ([]string, []app.FlagValue, error) {
 	var keep []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			return append(keep, args[i:]...), nil
+			return append(keep, args[i:]...), given, nil
 		case a == "--to" || a == "-to":
 			if i+1 >= len(args) {
-				return nil, fmt.Errorf("index --to needs a value: the index to build (a postgres://… URL, on or off)")
+				return nil, nil, fmt.Errorf("index --to needs a value: the index to build (a postgres://… URL, on or off)")
 			}
-			s.Index = args[i+1]
+			given = append(given, app.FlagValue{Name: "index", Value: args[i+1]})
 			i++
 		case strings.HasPrefix(a, "--to=") || strings.HasPrefix(a, "-to="):
-			s.Index = a[strings.IndexByte(a, '=')+1:]
+			given = append(given, app.FlagValue{Name: "index", Value: a[strings.IndexByte(a, '=')+1:]})
 		default:
 			keep = append(keep, a)
 		}
 	}
-	return keep, nil
+	return keep, given, nil
+}
+
+// newIndexFlags is index's own flag set: --to, which Parse has already
+// turned into the --index setting (indexTarget), so it is never set here.
+func newIndexFlags() *flag.FlagSet {
+	fs := newFlagSet("index", io.Discard)
+	fs.String("to", "", "the index to build, as LIBRARY_INDEX names it")
+	return fs
 }
 
 // isTerminal reports whether w is a character device (a terminal).

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/domain"
@@ -46,32 +45,6 @@ func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser
 	panic("cli: unknown command " + inv.Command) // Parse admits only known commands
 }
 
-// intList is a flag holding a comma list.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error { *l = append(*l, app.SplitList(v)...); return nil }
-
-// parseInterleaved parses fs over args that mix flags and operands in any
-// order, returning the operands.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var operands []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return operands, nil
-		}
-		if rest[0] == "--" {
-			return append(operands, rest[1:]...), nil
-		}
-		operands = append(operands, rest[0])
-		args = rest[1:]
-	}
-}
-
 // fail prints an error for a person and picks the exit code: a library
 // that fails validation is a finding (1), anything else a failure (2).
 func fail(stderr io.Writer, err error) int {
@@ -83,15 +56,27 @@ func fail(stderr io.Writer, err error) int {
 	return 2
 }
 
+// lsOptions are ls's own flags.
+type lsOptions struct {
+	lineBounds                     bool
+	sectionDepth, depth, maxTokens int
+	folder                         string
+	tags                           listFlag
+}
+
+func newLsFlags() (*flag.FlagSet, *lsOptions) {
+	fs, o := newFlagSet("ls", io.Discard), &lsOptions{}
+	fs.BoolVar(&o.lineBounds, "line-bounds", false, "")
+	fs.IntVar(&o.sectionDepth, "section-depth", -1, "")
+	fs.IntVar(&o.depth, "depth", -1, "")
+	fs.StringVar(&o.folder, "folder", "", "")
+	fs.IntVar(&o.maxTokens, "max-tokens", -1, "")
+	fs.Var(&o.tags, "tags", "")
+	return fs, o
+}
+
 func runLs(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("ls", stderr)
-	lineBounds := fs.Bool("line-bounds", false, "")
-	sectionDepth := fs.Int("section-depth", -1, "")
-	depth := fs.Int("depth", -1, "")
-	root := fs.String("root", ".", "")
-	maxTokens := fs.Int("max-tokens", -1, "")
-	var tags listFlag
-	fs.Var(&tags, "tags", "")
+	fs, o := newLsFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		Usage(stdout, "ls")
@@ -100,18 +85,19 @@ func runLs(ctx context.Context, lib *app.Library, args []string, stdout, stderr 
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if len(operands) > 1 {
-		return fail(stderr, fmt.Errorf("ls takes at most one FOLDER, got %q", operands))
+	folder, err := folderFrom("ls", o.folder, operands, 0)
+	if err != nil {
+		return fail(stderr, err)
 	}
-	if len(operands) == 1 {
-		*root = operands[0]
+	if given(fs, "max-tokens") && o.maxTokens < 0 {
+		return fail(stderr, usageError("ls", "--max-tokens: want 0 (no limit) or more, got %d", o.maxTokens))
 	}
-	req := app.ListRequest{Scope: app.Scope{Root: *root, Tags: tags, Depth: *depth}, LineBounds: *lineBounds}
-	if *sectionDepth >= 0 {
-		req.SectionDepth = sectionDepth
+	req := app.ListRequest{Scope: app.Scope{Root: folder, Tags: o.tags, Depth: o.depth}, LineBounds: o.lineBounds}
+	if o.sectionDepth >= 0 {
+		req.SectionDepth = &o.sectionDepth
 	}
-	if *maxTokens >= 0 {
-		req.MaxTokens = maxTokens
+	if given(fs, "max-tokens") {
+		req.MaxTokens = &o.maxTokens
 	}
 	out, err := lib.ListDocuments(ctx, req)
 	if err != nil {
@@ -122,12 +108,16 @@ func runLs(ctx context.Context, lib *app.Library, args []string, stdout, stderr 
 }
 
 func runCheck(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		if args[0] == "--help" || args[0] == "-h" {
-			Usage(stdout, "check")
-			return 0
-		}
-		return fail(stderr, fmt.Errorf("check takes no arguments, got %q", args))
+	operands, err := parseInterleaved(newFlagSet("check", io.Discard), args)
+	if errors.Is(err, flag.ErrHelp) {
+		Usage(stdout, "check")
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if len(operands) > 0 {
+		return fail(stderr, usageError("check", "takes no operands, got %q", operands))
 	}
 	report, err := lib.Check(ctx)
 	if err != nil {

@@ -6,24 +6,48 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/librarian/librarian/app"
 )
 
-// RunSearch is `librarian search QUERY [--regex] [--case-sensitive]
-// [--tags a,b] [--root DIR] [--depth N] [--max-results N]`: search_documents'
-// answer, for a person. Flags and the query may come in any order; a query
-// starting with '-' goes after `--`. It returns the exit code: 0 with or
-// without hits, 2 for misuse or failure.
+// searchOptions are search's own flags.
+type searchOptions struct {
+	regex, ranked, caseSensitive bool
+	folder                       string
+	depth, maxResults            int
+	maxGiven                     bool // --max-results was given (its default depends on the mode)
+	tags                         listFlag
+}
+
+func newSearchFlags() (*flag.FlagSet, *searchOptions) {
+	fs, o := newFlagSet("search", io.Discard), &searchOptions{}
+	fs.BoolVar(&o.regex, "regex", false, "")
+	fs.BoolVar(&o.ranked, "ranked", false, "")
+	fs.BoolVar(&o.caseSensitive, "case-sensitive", false, "")
+	fs.StringVar(&o.folder, "folder", "", "")
+	fs.IntVar(&o.depth, "depth", -1, "")
+	fs.Func("max-results", "", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("want a whole number, got %q", v)
+		}
+		o.maxResults, o.maxGiven = n, true
+		return nil
+	})
+	fs.Var(&o.tags, "tags", "")
+	return fs, o
+}
+
+// RunSearch is `librarian search QUERY [FOLDER] [--regex|--ranked]
+// [--case-sensitive] [--tags a,b] [--folder FOLDER] [--depth N]
+// [--max-results N]`: search_documents' answer, for a person. Flags and
+// operands may come in any order; a query starting with '-' goes after
+// `--`. It returns the exit code: 0 with or without hits, 2 for misuse or
+// failure.
 func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("search", stderr)
-	regex := fs.Bool("regex", false, "")
-	caseSensitive := fs.Bool("case-sensitive", false, "")
-	root := fs.String("root", ".", "")
-	depth := fs.Int("depth", -1, "")
-	maxResults := fs.Int("max-results", app.DefaultMaxResults, "")
-	var tags listFlag
-	fs.Var(&tags, "tags", "")
+	fs, o := newSearchFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		Usage(stdout, "search")
@@ -32,18 +56,40 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if len(operands) != 1 {
-		return fail(stderr, fmt.Errorf("search takes one QUERY (quote a phrase; put a query starting with '-' after --), got %d: %q", len(operands), operands))
+	if len(operands) == 0 || len(operands) > 2 {
+		return fail(stderr, usageError("search", "takes one QUERY and at most one FOLDER (quote a phrase; put a query starting with '-' after --), got %d: %q", len(operands), operands))
+	}
+	folder, err := folderFrom("search", o.folder, operands, 1)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if strings.TrimSpace(operands[0]) == "" {
+		return fail(stderr, usageError("search", "QUERY is empty: give a string or, with --regex, a regex to look for"))
+	}
+	if o.regex && o.ranked {
+		return fail(stderr, usageError("search", "--regex and --ranked are two modes: give one"))
+	}
+	if !o.maxGiven {
+		o.maxResults = app.DefaultMaxResults
+		if o.ranked {
+			o.maxResults = app.DefaultRankedResults
+		}
+	}
+	if o.maxResults < 0 {
+		return fail(stderr, usageError("search", "--max-results: want 0 (no limit) or more, got %d", o.maxResults))
 	}
 	req := app.SearchRequest{
-		Scope:         app.Scope{Root: *root, Tags: tags, Depth: *depth},
+		Scope:         app.Scope{Root: folder, Tags: o.tags, Depth: o.depth},
 		Query:         operands[0],
 		Mode:          app.SearchString,
-		CaseSensitive: *caseSensitive,
-		MaxResults:    *maxResults,
+		CaseSensitive: o.caseSensitive,
+		MaxResults:    o.maxResults,
 	}
-	if *regex {
+	switch {
+	case o.regex:
 		req.Mode = app.SearchRegex
+	case o.ranked:
+		req.Mode = app.SearchRanked
 	}
 	out, err := lib.SearchDocuments(ctx, req)
 	if err != nil {
@@ -53,13 +99,25 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 	return 0
 }
 
-// RunTags is `librarian tags [--root DIR] [--include-paths] [--depth N]`:
-// list_tags' answer, for a person.
+// tagsOptions are tags' own flags.
+type tagsOptions struct {
+	folder       string
+	includePaths bool
+	depth        int
+}
+
+func newTagsFlags() (*flag.FlagSet, *tagsOptions) {
+	fs, o := newFlagSet("tags", io.Discard), &tagsOptions{}
+	fs.StringVar(&o.folder, "folder", "", "")
+	fs.BoolVar(&o.includePaths, "include-paths", false, "")
+	fs.IntVar(&o.depth, "depth", -1, "")
+	return fs, o
+}
+
+// RunTags is `librarian tags [FOLDER] [--folder FOLDER] [--include-paths]
+// [--depth N]`: list_tags' answer, for a person.
 func RunTags(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("tags", stderr)
-	root := fs.String("root", ".", "")
-	includePaths := fs.Bool("include-paths", false, "")
-	depth := fs.Int("depth", -1, "")
+	fs, o := newTagsFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		Usage(stdout, "tags")
@@ -68,10 +126,11 @@ func RunTags(ctx context.Context, lib *app.Library, args []string, stdout, stder
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if len(operands) > 0 {
-		return fail(stderr, fmt.Errorf("tags takes no operands (use --root FOLDER), got %q", operands))
+	folder, err := folderFrom("tags", o.folder, operands, 0)
+	if err != nil {
+		return fail(stderr, err)
 	}
-	out, err := lib.ListTags(ctx, app.TagsRequest{Root: *root, Depth: *depth, IncludePaths: *includePaths})
+	out, err := lib.ListTags(ctx, app.TagsRequest{Root: folder, Depth: o.depth, IncludePaths: o.includePaths})
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -61,18 +61,18 @@ func TestRunSearchAndTags(t *testing.T) {
 		{"search, defaults", runSearchBuf, []string{"token"}, direct(func() (string, error) {
 			return lib.SearchDocuments(ctx, app.SearchRequest{Query: "token", Scope: app.Scope{Depth: -1}, MaxResults: 50})
 		})},
-		{"search, flags before and after", runSearchBuf, []string{"--regex", `^#+ T`, "--case-sensitive", "--root", "backend", "--max-results=1"}, direct(func() (string, error) {
+		{"search, flags before and after", runSearchBuf, []string{"--regex", `^#+ T`, "--case-sensitive", "--folder", "backend", "--max-results=1"}, direct(func() (string, error) {
 			return lib.SearchDocuments(ctx, app.SearchRequest{Query: `^#+ T`, Mode: app.SearchRegex, CaseSensitive: true,
 				Scope: app.Scope{Root: "backend", Depth: -1}, MaxResults: 1})
 		})},
 		{"search, tags and depth", runSearchBuf, []string{"the", "--tags", "handbook,nosuch", "--depth", "1"}, direct(func() (string, error) {
 			return lib.SearchDocuments(ctx, app.SearchRequest{Query: "the", Scope: app.Scope{Tags: []string{"handbook", "nosuch"}, Depth: 1}, MaxResults: 50})
 		})},
-		{"search, a query starting with -", runSearchBuf, []string{"--root", "backend", "--", "-x"}, direct(func() (string, error) {
+		{"search, a query starting with -", runSearchBuf, []string{"--folder", "backend", "--", "-x"}, direct(func() (string, error) {
 			return lib.SearchDocuments(ctx, app.SearchRequest{Query: "-x", Scope: app.Scope{Root: "backend", Depth: -1}, MaxResults: 50})
 		})},
 		{"tags", runTagsBuf, nil, "- handbook (3)\n- security (1)\n"},
-		{"tags, paths, root", runTagsBuf, []string{"--include-paths", "--root", "backend"}, "- handbook (1)\n  - backend/auth.md\n- security (1)\n  - backend/auth.md\n"},
+		{"tags, paths, root", runTagsBuf, []string{"--include-paths", "backend"}, "- handbook (1)\n  - backend/auth.md\n- security (1)\n  - backend/auth.md\n"},
 		{"tags, depth 0", runTagsBuf, []string{"--depth", "0"}, "- handbook (1)\n"},
 	}
 	for _, tc := range tests {
@@ -98,15 +98,22 @@ func TestRunSearchAndTagsMisuse(t *testing.T) {
 		wantStdout string
 		wantStderr string
 	}{
-		{"no query", runSearchBuf, nil, 2, "", "search takes one QUERY"},
-		{"two queries", runSearchBuf, []string{"a", "b"}, 2, "", `got 2: ["a" "b"]`},
-		{"empty query", runSearchBuf, []string{""}, 2, "", "'query' is empty"},
+		{"no query", runSearchBuf, nil, 2, "", "search: takes one QUERY and at most one FOLDER"},
+		{"three operands", runSearchBuf, []string{"a", "b", "c"}, 2, "", `got 3: ["a" "b" "c"]`},
+		{"empty query", runSearchBuf, []string{""}, 2, "", "search: QUERY is empty"},
+		{"negative max results", runSearchBuf, []string{"x", "--max-results", "-1"}, 2, "", "search: --max-results: want 0 (no limit) or more, got -1"},
 		{"invalid regex", runSearchBuf, []string{"--regex", "a("}, 2, "", "librarian: invalid argument: invalid regex \"a(\": error parsing regexp: missing closing ): `a(`"},
-		{"unknown flag", runSearchBuf, []string{"x", "--fuzzy"}, 2, "", "flag provided but not defined: -fuzzy"},
-		{"bad depth", runSearchBuf, []string{"x", "--depth", "deep"}, 2, "", "invalid value \"deep\" for flag -depth"},
-		{"unknown root", runSearchBuf, []string{"x", "--root", "nosuch"}, 2, "", "no folder 'nosuch'"},
+		{"unknown flag", runSearchBuf, []string{"x", "--fuzzy"}, 2, "", "librarian: search: unknown flag --fuzzy (see librarian search --help)"},
+		{"bad depth", runSearchBuf, []string{"x", "--depth", "deep"}, 2, "", `search: --depth: want a whole number, got "deep" (see librarian search --help)`},
+		{"unknown folder", runSearchBuf, []string{"x", "nosuch"}, 2, "", "no folder 'nosuch'"},
+		{"unknown folder flag", runSearchBuf, []string{"x", "--folder", "nosuch"}, 2, "", "no folder 'nosuch'"},
+		{"absolute folder", runSearchBuf, []string{"x", "/tmp/big"}, 2, "", `search: folder "/tmp/big" is an absolute path, but a folder is relative to the library root (e.g. backend/storage); to use /tmp/big as the library, write --root /tmp/big`},
+		{"folder twice", runSearchBuf, []string{"x", "backend", "--folder", "guides"}, 2, "", `FOLDER given twice`},
+		{"tags absolute folder", runTagsBuf, []string{"--folder=/srv/docs"}, 2, "", `tags: folder "/srv/docs" is an absolute path`},
+		{"tags unknown flag", runTagsBuf, []string{"--fuzzy"}, 2, "", "librarian: tags: unknown flag --fuzzy (see librarian tags --help)"},
+		{"bad boolean", runTagsBuf, []string{"--include-paths=maybe"}, 2, "", `tags: --include-paths: want true or false, got "maybe"`},
 		{"search help", runSearchBuf, []string{"--help"}, 0, "usage: librarian search QUERY", ""},
-		{"tags operand", runTagsBuf, []string{"backend"}, 2, "", "tags takes no operands"},
+		{"tags two folders", runTagsBuf, []string{"backend", "guides"}, 2, "", `tags: takes at most one FOLDER, got ["backend" "guides"]`},
 		{"tags help", runTagsBuf, []string{"-h"}, 0, "usage: librarian tags", ""},
 	}
 	for _, tc := range tests {

@@ -47,6 +47,7 @@ type Store struct {
 	setting error        // why the image index setting is refused, or nil
 	escape  error        // *os.Root's error for a path leaving its root
 	links   rootfs.Links // resolves absolute symlinks inside the library root
+	access  rootfs.Access
 
 	mu     sync.Mutex // guards parsed
 	parsed *parsedImages
@@ -73,7 +74,16 @@ var _ imagestore.Store = (*Store)(nil)
 // call), so the server starts and says what is wrong where it is asked. A
 // missing index is fine: the library has no images (until one appears).
 // Close releases the root.
-func New(root, imageIndex string) (*Store, error) {
+// Option adjusts New.
+type Option func(*Store)
+
+// AllowHardLinks serves regular files with more than one hard link, which
+// are refused by default (see rootfs.Access): LIBRARY_ALLOW_HARDLINKS.
+func AllowHardLinks(allow bool) Option {
+	return func(s *Store) { s.access.AllowHardLinks = allow }
+}
+
+func New(root, imageIndex string, opts ...Option) (*Store, error) {
 	if imageIndex == "" {
 		imageIndex = DefaultImageIndex
 	}
@@ -83,6 +93,9 @@ func New(root, imageIndex string) (*Store, error) {
 	}
 	escape := rootfs.EscapeError(r)
 	s := &Store{root: r, escape: escape, links: rootfs.NewLinks(r, root, escape)}
+	for _, opt := range opts {
+		opt(s)
+	}
 	if problem := domain.CheckIndexPath("image index", imageIndex); problem != "" {
 		s.setting = &fileError{msg: fmt.Sprintf("image index setting '%s' refused: %s", imageIndex, problem), kind: domain.ErrRefused}
 	} else {
@@ -157,7 +170,7 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 	if err := checkImage(lead, fi.Mode().IsRegular(), fi.Size(), maxBytes); err != nil {
 		return nil, err
 	}
-	f, fi, err := rootfs.Regular(rootfs.Open(folder, name))
+	f, fi, err := s.access.Regular(rootfs.Open(folder, name))
 	if errors.Is(err, rootfs.ErrNotRegular) {
 		return nil, checkImage(lead, false, 0, maxBytes)
 	}
@@ -258,7 +271,7 @@ func (s *Store) load() (*parsedImages, error) {
 
 func (s *Store) parse() (*parsedImages, error) {
 	lead := "image index '" + s.index + "'"
-	f, fi, err := rootfs.Regular(rootfs.ResolvingLinks(s.links, s.index, func(p string) (*os.File, error) {
+	f, fi, err := s.access.Regular(rootfs.ResolvingLinks(s.links, s.index, func(p string) (*os.File, error) {
 		return rootfs.Open(s.root, p)
 	}))
 	switch {

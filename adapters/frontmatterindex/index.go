@@ -69,6 +69,7 @@ type Index struct {
 	// links resolves absolute symlinks inside the root, and knows the
 	// error os.Root gives for a path resolving outside it.
 	links   rootfs.Links
+	access  rootfs.Access // hard links refused unless allowed
 	workers int           // goroutines reading folders and files
 	racy    time.Duration // racyWindow
 
@@ -111,9 +112,18 @@ type cached struct {
 	meta   meta
 }
 
+// Option adjusts New.
+type Option func(*Index)
+
+// AllowHardLinks serves regular files with more than one hard link, which
+// are refused by default (see rootfs.Access): LIBRARY_ALLOW_HARDLINKS.
+func AllowHardLinks(allow bool) Option {
+	return func(ix *Index) { ix.access.AllowHardLinks = allow }
+}
+
 // New opens the library at root. It fails, naming the path, when root is
 // not a readable directory.
-func New(root string) (*Index, error) {
+func New(root string, opts ...Option) (*Index, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, fmt.Errorf("library root %q is not a readable folder: %w", root, unwrapPath(err))
@@ -124,6 +134,9 @@ func New(root string) (*Index, error) {
 	}
 	ix := &Index{dir: root, root: r, workers: max(2, min(runtime.GOMAXPROCS(0), 8)), racy: racyWindow, files: map[string]*cached{}}
 	ix.links = rootfs.NewLinks(r, root, rootfs.EscapeError(r))
+	for _, opt := range opts {
+		opt(ix)
+	}
 	return ix, nil
 }
 
@@ -345,6 +358,9 @@ func (ix *Index) ReadFile(ctx context.Context, p string) ([]byte, domain.Stamp, 
 	}
 	if err := checkRegular(p, info); err != nil {
 		return nil, domain.Stamp{}, err
+	}
+	if err := ix.access.Check(info); err != nil {
+		return nil, domain.Stamp{}, fmt.Errorf("%w: '%s' cannot be read: %w", domain.ErrRefused, p, err)
 	}
 	data, err := readAllInto(make([]byte, 0, info.Size()+1), f)
 	if err != nil {

@@ -48,9 +48,9 @@ func age(t *testing.T, p string, ago time.Duration) {
 	}
 }
 
-func openIndex(t *testing.T, dir string) *Index {
+func openIndex(t *testing.T, dir string, opts ...Option) *Index {
 	t.Helper()
-	ix, err := New(dir)
+	ix, err := New(dir, opts...)
 	if err != nil {
 		t.Fatalf("New(%q): %v", dir, err)
 	}

@@ -143,6 +143,9 @@ func (ix *Index) readMeta(root *os.Root, name string, keep bool) (*cached, []byt
 	if !info.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("not a regular file")
 	}
+	if err := ix.access.Check(info); err != nil {
+		return nil, nil, err
+	}
 	data, err := readAllInto(make([]byte, 0, min(info.Size(), maxMetaBytes)+1), io.LimitReader(f, maxMetaBytes))
 	if err != nil {
 		return nil, nil, err

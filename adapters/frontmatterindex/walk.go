@@ -261,6 +261,8 @@ func (ix *Index) leftOutNote(p string, err error) string {
 		return fmt.Sprintf("missing: '%s' is a symlink to a file that does not exist", p)
 	case errors.Is(err, syscall.ELOOP):
 		return fmt.Sprintf("refused: '%s' is a symlink loop (too many levels of symbolic links)", p)
+	case errors.Is(err, rootfs.ErrHardLinked):
+		return fmt.Sprintf("refused: '%s': %v; left out", p, err)
 	default:
 		return fmt.Sprintf("unreadable: '%s' cannot be read (%v); left out", p, unwrapPath(err))
 	}

@@ -6,7 +6,9 @@
 // goldmark does the CommonMark work (what is a heading, where a fence
 // opens, what its container is); this package adds what goldmark's AST
 // leaves out: YAML frontmatter, line numbers, closing fences, slugs and
-// image stubs.
+// image stubs. A document on which goldmark would be superlinear is read by
+// a plain heading scan instead (guard.go, scan.go), so no file costs more
+// than a fraction of a second.
 package goldmarkmarkdown
 
 import (
@@ -91,6 +93,12 @@ func (p *Parser) parse(src []byte) domain.Structure {
 	body := src
 	if blankEnd > 0 {
 		body = blankPrefix(src, blankEnd)
+	}
+
+	if reason := costly(body); reason != "" {
+		slog.Warn("markdown: document too costly for the full parser; its sections come from a plain heading scan",
+			"reason", reason, "bytes", len(src), "lines", lines.count)
+		return scanStructure(src)
 	}
 
 	pc := parser.NewContext()

@@ -10,7 +10,8 @@ import (
 
 // Inline parsing is about a third of goldmark's time, and this package needs
 // the inline structure of headings only, and of paragraphs only where an
-// image stub could sit inside a code span. plainParagraphs turns every other
+// image stub could sit inside a code span (a paragraph with a stub and a
+// backtick). plainParagraphs turns every other
 // closed paragraph into a plainParagraph, a raw block goldmark does not parse
 // inline. Which paragraphs it converts never changes the Structure: a test
 // (and FuzzParse) compares against a parser without it.
@@ -48,7 +49,9 @@ func (plainParagraphs) Transform(node *ast.Paragraph, reader text.Reader, pc par
 		return
 	}
 	src := reader.Source()
-	if bytes.Contains(src[lines.At(0).Start:lines.At(lines.Len()-1).Stop], stubOpen) {
+	// An image stub needs the inline structure only to tell whether it sits
+	// in a code span, and a code span needs a backtick.
+	if text := src[lines.At(0).Start:lines.At(lines.Len()-1).Stop]; bytes.Contains(text, stubOpen) && bytes.IndexByte(text, '`') >= 0 {
 		return
 	}
 	plain := &plainParagraph{}

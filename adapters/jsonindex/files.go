@@ -77,7 +77,7 @@ func describe(subject, p string, err, escape error) *fileError {
 // read, the bytes are newer than the stamp and the next Stat shows a
 // change, never the other way round.
 func (x *Index) readRegular(subject, p string) ([]byte, domain.Stamp, error) {
-	f, fi, err := rootfs.Regular(rootfs.ResolvingLinks(x.links, p, func(q string) (*os.File, error) { return rootfs.Open(x.root, q) }))
+	f, fi, err := x.access.Regular(rootfs.ResolvingLinks(x.links, p, func(q string) (*os.File, error) { return rootfs.Open(x.root, q) }))
 	switch {
 	case errors.Is(err, rootfs.ErrNotRegular):
 		return nil, domain.Stamp{}, notRegular(subject, p)

@@ -48,6 +48,7 @@ type Index struct {
 	setting  error        // why the doc index setting is refused, or nil
 	escape   error        // *os.Root's error for a path leaving the root
 	links    rootfs.Links // resolves absolute symlinks inside the root
+	access   rootfs.Access
 
 	mu     sync.Mutex // guards parsed
 	parsed *parsedIndex
@@ -58,13 +59,14 @@ type Index struct {
 // parsedIndex is the index as of one stamp: its entries sorted by path, or
 // the *domain.IndexError it failed with (errors are cached too).
 type parsedIndex struct {
-	stamp   domain.Stamp
-	readAt  time.Time // see settled
-	data    []byte    // the bytes parsed, to tell a racy re-read from an edit
-	entries []entry
-	byDir   []int  // indexes into entries, grouped by folder
-	folders []span // the groups of byDir, one per folder
-	err     *domain.IndexError
+	stamp    domain.Stamp
+	readAt   time.Time // see settled
+	data     []byte    // the bytes parsed, to tell a racy re-read from an edit
+	entries  []entry
+	warnings []string // for domain.Catalog.Warnings: aliases
+	byDir    []int    // indexes into entries, grouped by folder
+	folders  []span   // the groups of byDir, one per folder
+	err      *domain.IndexError
 }
 
 // span is the half-open range [from, to) of a slice.
@@ -82,7 +84,16 @@ var _ docindex.Source = (*Index)(nil)
 //
 // so the server starts and says what is wrong where it is asked. Close
 // releases the root.
-func New(root, docIndex string) (*Index, error) {
+// Option adjusts New.
+type Option func(*Index)
+
+// AllowHardLinks serves regular files with more than one hard link, which
+// are refused by default (see rootfs.Access): LIBRARY_ALLOW_HARDLINKS.
+func AllowHardLinks(allow bool) Option {
+	return func(x *Index) { x.access.AllowHardLinks = allow }
+}
+
+func New(root, docIndex string, opts ...Option) (*Index, error) {
 	if docIndex == "" {
 		docIndex = DefaultDocIndex
 	}
@@ -92,6 +103,9 @@ func New(root, docIndex string) (*Index, error) {
 	}
 	escape := rootfs.EscapeError(r)
 	x := &Index{root: r, rootName: root, escape: escape, links: rootfs.NewLinks(r, root, escape)}
+	for _, opt := range opts {
+		opt(x)
+	}
 	if problem := domain.CheckIndexPath("doc index", docIndex); problem != "" {
 		x.setting = refused("doc index setting '%s' refused: %s", docIndex, problem)
 	} else {
@@ -124,8 +138,9 @@ func (x *Index) Catalog(ctx context.Context) (*domain.Catalog, error) {
 		return nil, p.err
 	}
 	cat := &domain.Catalog{
-		Docs:    make([]domain.Document, 0, len(p.entries)),
-		Folders: map[string]domain.Folder{}, // seed 000's index describes no folders
+		Docs:     make([]domain.Document, 0, len(p.entries)),
+		Folders:  map[string]domain.Folder{}, // seed 000's index describes no folders
+		Warnings: slices.Clone(p.warnings),
 	}
 	type note struct {
 		index int
@@ -300,12 +315,12 @@ func (x *Index) load() (*parsedIndex, error) {
 	}
 	x.parses.Add(1)
 	p := &parsedIndex{stamp: stamp, readAt: readAt, data: data}
-	entries, problems := parseIndex(x.docIndex, data)
+	entries, warnings, problems := parseIndex(x.docIndex, data)
 	if len(problems) > 0 {
 		p.err = &domain.IndexError{File: x.docIndex, Problems: problems}
 	} else {
 		slices.SortStableFunc(entries, func(a, b entry) int { return cmp.Compare(a.doc.Path, b.doc.Path) })
-		p.entries = entries
+		p.entries, p.warnings = entries, warnings
 		p.byDir, p.folders = groupByFolder(entries)
 	}
 	x.parsed = p

@@ -418,14 +418,24 @@ func TestCustomIndexPathAndEntryFields(t *testing.T) {
 		{"id": "b", "path": "a.md"}
 	]}`)
 	x := open(t, dir, "meta/docs.json")
-	_, err := x.Catalog(context.Background())
-	want := "meta/docs.json is invalid (1 problem):\n- documents[1] (id 'b'): duplicate path 'a.md' (also documents[0], id 'a')"
-	if err == nil || err.Error() != want {
-		t.Fatalf("Catalog error %v, want %q", err, want)
+	cat, err := x.Catalog(context.Background())
+	if err != nil {
+		t.Fatalf("two entries with the same path (an alias) should fail nothing, got %v", err)
+	}
+	var ids []string
+	for _, d := range cat.Docs {
+		ids = append(ids, d.ID+"="+d.Path)
+	}
+	if got, want := strings.Join(ids, ","), "a=a.md,b=a.md"; got != want {
+		t.Errorf("alias docs = %s, want %s (both ids served)", got, want)
+	}
+	wantWarnings := []string{"documents[1] (id 'b'): same path 'a.md' as documents[0] (id 'a'): both ids serve that file"}
+	if !slices.Equal(cat.Warnings, wantWarnings) || len(cat.Notes) != 0 {
+		t.Errorf("warnings = %q, notes = %q; want warnings %q and no notes", cat.Warnings, cat.Notes, wantWarnings)
 	}
 	writeFile(t, filepath.Join(dir, "meta", "docs.json"), `{"documents": [
 		{"id": "a", "path": "./a.md", "title": "A", "approx_tokens": 0, "tags": ["x", "y", "x"], "owner": "docs-team"}]}`)
-	cat, err := x.Catalog(context.Background())
+	cat, err = x.Catalog(context.Background())
 	if err != nil {
 		t.Fatalf("Catalog: %v", err)
 	}

@@ -1,7 +1,6 @@
 package jsonindex
 
 import (
-	"fmt"
 	"path"
 
 	"github.com/librarian/librarian/domain"
@@ -20,23 +19,28 @@ type entry struct {
 //
 //	{"documents": [{"id", "path", "title", "summary", "approx_tokens", "tags"}]}
 //
-// and returns its entries in index order, or every problem it has. id and
+// and returns its entries in index order and its warnings, or every
+// problem it has. id and
 // path are required; the other fields are optional but must have the right
 // type; fields it does not know are allowed. Invalid JSON, or a top level
 // that is not {"documents": [...]}, is the only problem reported, since
 // there are no entries to check then. The rules every seed 000 index shares
 // (shape, field types, paths, duplicate ids) and their wording are the
 // domain's (domain.IndexEntries, domain.IndexEntry); what is the documents'
-// own is here: their fields, and no two entries with the same path.
-func parseIndex(name string, data []byte) ([]entry, []domain.Problem) {
+// own is here: their fields. Two entries with the same path are not a
+// problem (seed 000 fails a call for a missing field, a wrong type, a
+// duplicate id or a bad path; an alias is a legitimate use): both are
+// served, with a warning (domain.SamePathWarning).
+func parseIndex(name string, data []byte) ([]entry, []string, []domain.Problem) {
 	list, problem := domain.IndexEntries(name, data, "documents")
 	if problem != nil {
-		return nil, []domain.Problem{*problem}
+		return nil, nil, []domain.Problem{*problem}
 	}
 
 	var (
 		entries  []entry
 		problems []domain.Problem
+		warnings []string
 		byID     = domain.NewIndexIDs("documents")
 		byPath   = map[string]int{}
 		wheres   = make([]string, len(list))
@@ -68,11 +72,9 @@ func parseIndex(name string, data []byte) ([]entry, []domain.Problem) {
 		}
 		if pathOK {
 			if first, dup := byPath[docPath]; dup {
-				also := domain.IndexEntryWhere("documents", first, "")
-				if ids[first] != "" {
-					also += ", id " + domain.QuoteIndexValue(ids[first])
+				if len(bad) == 0 {
+					warnings = append(warnings, domain.SamePathWarning(wheres[i], docPath, wheres[first]))
 				}
-				bad = append(bad, fmt.Sprintf("duplicate path %s (also %s)", domain.QuoteIndexValue(docPath), also))
 			} else {
 				byPath[docPath] = i
 			}
@@ -88,7 +90,7 @@ func parseIndex(name string, data []byte) ([]entry, []domain.Problem) {
 		}
 	}
 	if len(problems) > 0 {
-		return nil, problems
+		return nil, nil, problems
 	}
-	return entries, nil
+	return entries, warnings, nil
 }

@@ -29,7 +29,7 @@ func TestParseIndexEdgeCases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			entries, problems := parseIndex("index.json", []byte(tt.data))
+			entries, _, problems := parseIndex("index.json", []byte(tt.data))
 			var got []string
 			for _, p := range problems {
 				got = append(got, p.String())
@@ -41,5 +41,25 @@ func TestParseIndexEdgeCases(t *testing.T) {
 				t.Errorf("%d entries, want %d", len(entries), tt.docs)
 			}
 		})
+	}
+}
+
+// TestSamePathIsAWarning: seed 000 fails a call for a missing field, a
+// wrong type, a duplicate id or a bad path; two entries with the same path
+// are none of those (an alias), so both are kept, with a warning.
+func TestSamePathIsAWarning(t *testing.T) {
+	entries, warnings, problems := parseIndex("index.json", []byte(`{"documents": [
+		{"id": "auth", "path": "backend/auth.md"}, {"id": "auth-again", "path": "./backend//auth.md"}, {"id": "x", "path": "x.md"}]}`))
+	if len(problems) != 0 || len(entries) != 3 {
+		t.Fatalf("problems %v, %d entries; want none and 3", problems, len(entries))
+	}
+	want := []string{"documents[1] (id 'auth-again'): same path 'backend/auth.md' as documents[0] (id 'auth'): both ids serve that file"}
+	if !slices.Equal(warnings, want) {
+		t.Errorf("warnings:\n got %q\nwant %q", warnings, want)
+	}
+	// An entry with problems of its own fails the index; it warns of nothing.
+	_, warnings, problems = parseIndex("index.json", []byte(`{"documents": [{"id": "a", "path": "a.md"}, {"id": "a", "path": "a.md"}]}`))
+	if len(problems) != 1 || len(warnings) != 0 {
+		t.Errorf("a duplicate id with the same path: problems %v, warnings %q; want one problem, no warning", problems, warnings)
 	}
 }

@@ -133,7 +133,7 @@ func AddEngineTools(srv *mcp.Server, engine *app.Engine) {
 			"`text` (instructions), `exclude` (paths or names to hide from their hits), `expect` (what they should "+
 			"find). New guidance replaces the old. `reset` true clears it (alone, or before storing `text`). "+
 			"If the engine rejects the guidance, the error quotes its reason and reply; fix and call again.",
-		map[string]any{"reset": false}, func(ctx context.Context, in engineGuideArgs) (string, error) {
+		map[string]any{"exclude": []string{}, "reset": false}, func(ctx context.Context, in engineGuideArgs) (string, error) {
 			return engine.Guide(ctx, in.Caller, app.EngineGuide{Text: in.Text, Exclude: in.Exclude, Expect: in.Expect, Reset: in.Reset})
 		})
 	addEngineTool(srv, "librarian_session_log", "Session log", false, false,
@@ -154,24 +154,26 @@ func addEngineTool[In any](srv *mcp.Server, name, title string, writes, replaces
 	if writes {
 		ann.DestructiveHint = jsonschema.Ptr(replaces)
 	}
-	mcp.AddTool(srv, &mcp.Tool{Name: name, Description: description, Annotations: ann, InputSchema: engineSchema[In](name, defaults)},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+	addTool(srv, &mcp.Tool{Name: name, Description: description, Annotations: ann}, engineSchema[In](name, defaults),
+		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, error) {
 			out, err := run(ctx, in)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}}, nil, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}}, nil
 		})
 }
 
-// engineSchema infers In's input schema and records defaults, which the
-// SDK fills in for arguments the client leaves out. A mistake here is a
+// engineSchema infers In's input schema with one plain type per property
+// (plainTypes) and records defaults, which readArguments fills in for
+// arguments the client leaves out. A mistake here is a
 // programming error found by the first test run, hence the panic.
 func engineSchema[In any](tool string, defaults map[string]any) *jsonschema.Schema {
 	s, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("%s: input schema: %v", tool, err))
 	}
+	plainTypes(s)
 	for prop, v := range defaults {
 		p, ok := s.Properties[prop]
 		if !ok {

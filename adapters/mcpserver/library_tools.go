@@ -15,10 +15,10 @@ import (
 type listDocumentsArgs struct {
 	Root         string   `json:"root,omitempty" jsonschema:"folder to list, relative to the library root ('.' is the whole library)"`
 	LineBounds   bool     `json:"line_bounds,omitempty" jsonschema:"add each section's line range (L18–38), for line-range selectors"`
-	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"cap the outline's heading levels: 2 shows # and ## headings, 0 no outline; null shows all"`
+	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"cap the outline's heading levels: 2 shows # and ## headings, 0 no outline; omit it to show all"`
 	Tags         []string `json:"tags,omitempty" jsonschema:"keep only docs carrying ANY of these tags (exact, case-sensitive)"`
 	Depth        *int     `json:"depth,omitempty" jsonschema:"how many path segments below root to descend, the file name included (1 = docs directly in root); negative is unlimited"`
-	MaxTokens    *int     `json:"max_tokens,omitempty" jsonschema:"answer budget in tokens (default: the server's, 20000); past it the listing stops at a whole doc and names the folders left out; 0 = no limit"`
+	MaxTokens    *int     `json:"max_tokens,omitempty" jsonschema:"answer budget in tokens; past it the listing stops at a whole doc and names the folders left out; 0 = no limit"`
 }
 
 const listDocumentsDescription = "Browse the library: a tree of folders (doc count, token sum) and docs " +
@@ -30,12 +30,14 @@ const listDocumentsDescription = "Browse the library: a tree of folders (doc cou
 
 // AddLibraryTools registers the `library` tool set.
 func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
-	mcp.AddTool(srv, &mcp.Tool{
+	listSchema := schemaFor[listDocumentsArgs](map[string]any{
+		"root": ".", "line_bounds": false, "tags": []string{}, "depth": -1, "max_tokens": lib.Config().MaxAnswerTokens,
+	})
+	addTool(srv, &mcp.Tool{
 		Name:        "list_documents",
 		Description: listDocumentsDescription,
 		Annotations: readOnly("List documents"),
-		InputSchema: schemaFor[listDocumentsArgs](map[string]any{"root": ".", "depth": -1}),
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in listDocumentsArgs) (*mcp.CallToolResult, any, error) {
+	}, listSchema, func(ctx context.Context, _ *mcp.CallToolRequest, in listDocumentsArgs) (*mcp.CallToolResult, error) {
 		req := app.ListRequest{
 			Scope:        app.Scope{Root: in.Root, Tags: in.Tags, Depth: derefOr(in.Depth, -1)},
 			LineBounds:   in.LineBounds,
@@ -44,9 +46,9 @@ func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 		}
 		out, err := lib.ListDocuments(ctx, req)
 		if err != nil {
-			return nil, nil, toolError(logger, "list_documents", err)
+			return nil, toolError(logger, "list_documents", err)
 		}
-		return text(out), nil, nil
+		return text(out), nil
 	})
 	addSearchTools(srv, lib, logger)
 	addGetDocuments(srv, lib, logger)

@@ -163,14 +163,14 @@ func TestSearchToolsSchemas(t *testing.T) {
 		return s.Properties, s.Required
 	}
 	props, required := schemaOf("search_documents")
-	wantDefaults := map[string]any{"mode": "string", "case_sensitive": false, "root": ".", "depth": float64(-1), "max_results": float64(50)}
+	wantDefaults := map[string]any{"mode": "string", "case_sensitive": false, "root": ".", "depth": float64(-1), "max_results": nil}
 	for name, want := range wantDefaults {
 		if got := props[name].Default; got != want {
 			t.Errorf("search_documents.%s default: got %v, want %v", name, got, want)
 		}
 	}
-	if got := props["mode"].Enum; len(got) != 2 || got[0] != "string" || got[1] != "regex" {
-		t.Errorf("search_documents.mode enum: got %v, want [string regex]", got)
+	if got := props["mode"].Enum; len(got) != 3 || got[0] != "string" || got[1] != "regex" || got[2] != "ranked" {
+		t.Errorf("search_documents.mode enum: got %v, want [string regex ranked]", got)
 	}
 	if len(required) != 1 || required[0] != "query" {
 		t.Errorf("search_documents required: got %v, want [query]", required)

@@ -66,7 +66,7 @@ type Options struct {
 // NewServer builds an MCP server with no tools yet; the Add*Tools functions
 // register each tool set. Every request passes a middleware that turns a
 // handler panic into a JSON-RPC internal error instead of killing the
-// process.
+// process, and one that gives protocol errors their JSON-RPC code.
 func NewServer(opts Options) *mcp.Server {
 	logger := opts.Logger
 	if logger == nil {
@@ -74,8 +74,22 @@ func NewServer(opts Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "Librarian", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: firstNonEmpty(opts.Instructions, Instructions), Logger: logger})
-	srv.AddReceivingMiddleware(recoverPanics(logger))
+	srv.AddReceivingMiddleware(recoverPanics(logger), protocolErrors)
 	return srv
+}
+
+// protocolErrors gives the SDK's protocol errors a JSON-RPC code: it
+// answers a second initialize with a plain error, which goes out as code 0.
+func protocolErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var rpcErr *jsonrpc.Error
+		if err != nil && method == "initialize" && !errors.As(err, &rpcErr) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+				Message: "invalid request: this session is already initialized (initialize is sent once per connection): " + err.Error()}
+		}
+		return res, err
+	}
 }
 
 func recoverPanics(logger *slog.Logger) mcp.Middleware {
@@ -97,13 +111,15 @@ func readOnly(title string) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: jsonschema.Ptr(false)}
 }
 
-// schemaFor infers In's input schema and sets the given defaults, which the
-// SDK then fills in for arguments the client leaves out.
+// schemaFor infers In's input schema with one plain type per property
+// (plainTypes) and sets the given defaults, which readArguments fills in
+// for arguments the client leaves out.
 func schemaFor[In any](defaults map[string]any) *jsonschema.Schema {
 	s, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("schema for %T: %v", *new(In), err))
 	}
+	plainTypes(s)
 	for name, v := range defaults {
 		p, ok := s.Properties[name]
 		if !ok {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,7 +22,8 @@ import (
 // session alive and complete:
 //   - a line that is not a valid JSON-RPC message gets a JSON-RPC error
 //     reply (-32700 parse error, -32600 invalid request) and the session
-//     goes on; the SDK's transport ends the session instead;
+//     goes on; the SDK's transport ends the session instead, and drops a
+//     message without a method or a request with a null id unanswered;
 //   - when the input ends, requests already read are answered before the
 //     session closes (within DrainTimeout), so a client that writes its
 //     requests and closes stdin still gets every answer.
@@ -134,11 +136,26 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		return nil
 	}
 	if !json.Valid(line) {
-		c.replyError(nil, -32700, "parse error: the line is not valid JSON")
+		var syntax *json.SyntaxError
+		err := json.Unmarshal(line, new(json.RawMessage))
+		switch {
+		case errors.As(err, &syntax) && strings.Contains(syntax.Error(), "exceeded max depth"):
+			// Valid JSON, but Go's decoder (and so the SDK) stops at 10,000
+			// levels; no MCP message nests anywhere near that.
+			c.replyError(nil, -32600, fmt.Sprintf("invalid request: the message nests deeper than %d levels", maxNesting))
+		case errors.As(err, &syntax):
+			c.replyError(nil, -32700, fmt.Sprintf("parse error: the line is not valid JSON: %v (at byte %d)", syntax, syntax.Offset))
+		default:
+			c.replyError(nil, -32700, "parse error: the line is not valid JSON")
+		}
 		return nil
 	}
 	if line[0] == '[' {
 		c.replyError(nil, -32600, "invalid request: batches are not supported; send one message per line")
+		return nil
+	}
+	if problem := requestShape(line); problem != "" {
+		c.replyError(rawID(line), -32600, "invalid request: "+problem)
 		return nil
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
@@ -152,6 +169,32 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		c.mu.Unlock()
 	}
 	return msg
+}
+
+// maxNesting is how deep encoding/json decodes.
+const maxNesting = 10000
+
+// requestShape is what makes an object no JSON-RPC message the SDK would
+// answer, "" when nothing does: without a method it is neither a request
+// nor a notification (and without a result or an error, no response
+// either), and a request whose id is null cannot be answered by id. The
+// SDK would drop both silently.
+func requestShape(line []byte) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(line, &fields) != nil {
+		return "" // not an object: DecodeMessage says why
+	}
+	_, hasMethod := fields["method"]
+	_, hasResult := fields["result"]
+	_, hasError := fields["error"]
+	id, hasID := fields["id"]
+	switch {
+	case !hasMethod && !hasResult && !hasError:
+		return "no 'method': a request or notification names the method to call"
+	case hasMethod && hasID && bytes.Equal(bytes.TrimSpace(id), []byte("null")):
+		return "'id' is null: a request's id is a string or a number (leave it out for a notification)"
+	}
+	return ""
 }
 
 // rawID is the "id" of a malformed message when it is a valid JSON-RPC id

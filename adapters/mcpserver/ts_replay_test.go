@@ -19,6 +19,7 @@ import (
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/app"
 )
 
@@ -93,6 +94,18 @@ func tsLibrary(t *testing.T) *app.Library {
 			return
 		}
 		tsLib.lib = app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+		// Served as in production: through a section index (here the
+		// in-memory one), so every replayed search is narrowed by its
+		// candidates and must still answer byte for byte.
+		ix, err := sqlitesectionindex.OpenMemory()
+		if err != nil {
+			tsLib.err = err
+			return
+		}
+		tsLib.lib.UseIndex(ix, nil)
+		if _, err := tsLib.lib.Refresh(context.Background(), nil); err != nil {
+			tsLib.err = err
+		}
 	})
 	if tsLib.err != nil {
 		t.Fatal(tsLib.err)
@@ -403,5 +416,19 @@ func TestTSArgumentChecks(t *testing.T) {
 				t.Errorf("got (isError %v)\n%s\nwant it to start with %q", res.IsError, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestTSReplayGoesThroughTheIndex: the replay's library has its docs
+// indexed, so the replayed searches are the narrowed ones.
+func TestTSReplayGoesThroughTheIndex(t *testing.T) {
+	lib := tsLibrary(t)
+	cat, err := lib.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := lib.Index().Status(context.Background())
+	if err != nil || st.Docs != len(cat.Docs) {
+		t.Errorf("index status %+v (%v), want all %d docs indexed", st, err, len(cat.Docs))
 	}
 }

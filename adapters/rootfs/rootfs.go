@@ -5,12 +5,14 @@
 // It is not an adapter of any port but the file-system toolkit the file
 // adapters share, since adapters never import each other. It imports only
 // domain and the standard library, words no message for a person (each
-// adapter says what a failure means in its own terms) and keeps no state
+// adapter says what a failure means in its own terms) but HardLinkError's,
+// which names the setting that allows what it refuses, and keeps no state
 // beyond the *os.Root it is given.
 package rootfs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 
@@ -56,10 +58,56 @@ func Open(r *os.Root, name string) (*os.File, error) {
 // file (a FIFO, a device, a folder).
 var ErrNotRegular = errors.New("not a regular file")
 
-// Regular takes what an open gave and returns the file with its FileInfo
-// when it is a regular file; it closes any other, returning ErrNotRegular.
-// Errors of the open and of the stat are returned as they are.
+// Regular is Access{}.Regular: the secure default, hard links refused.
 func Regular(f *os.File, err error) (*os.File, fs.FileInfo, error) {
+	return Access{}.Regular(f, err)
+}
+
+// Access is what a confined open may serve. *os.Root confines names: no
+// '..', no symlink leads out. A hard link is not a name that leads out but
+// another name of the same file, made by whoever can write in the library;
+// its other names, possibly outside the root, are invisible to any path
+// check. So a regular file with more than one link is refused unless
+// AllowHardLinks (LIBRARY_ALLOW_HARDLINKS) says the administrator vouches
+// for every writer of the library. The zero Access is the secure default.
+type Access struct {
+	AllowHardLinks bool
+}
+
+// ErrHardLinked is matched (errors.Is) by a *HardLinkError.
+var ErrHardLinked = errors.New("a file with more than one hard link")
+
+// HardLinkError refuses a regular file with more than one hard link. Its
+// text names the setting that allows such files.
+type HardLinkError struct {
+	Links uint64
+}
+
+func (e *HardLinkError) Error() string {
+	return fmt.Sprintf("it has %d hard links, and another of its names may lie outside the library, "+
+		"where no path check can see it (LIBRARY_ALLOW_HARDLINKS=1 serves such files)", e.Links)
+}
+
+func (e *HardLinkError) Is(target error) bool { return target == ErrHardLinked }
+
+// Check applies a to fi, the FileInfo of an open file: a regular file with
+// more than one hard link is a *HardLinkError unless a allows it. Where the
+// platform does not count links, nothing is refused.
+func (a Access) Check(fi fs.FileInfo) error {
+	if a.AllowHardLinks || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if n := linkCount(fi); n > 1 {
+		return &HardLinkError{Links: n}
+	}
+	return nil
+}
+
+// Regular takes what an open gave and returns the file with its FileInfo
+// when it is a regular file that a allows (see Check); it closes any
+// other, returning ErrNotRegular or a *HardLinkError. Errors of the open
+// and of the stat are returned as they are.
+func (a Access) Regular(f *os.File, err error) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
@@ -71,6 +119,10 @@ func Regular(f *os.File, err error) (*os.File, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		f.Close()
 		return nil, nil, ErrNotRegular
+	}
+	if err := a.Check(fi); err != nil {
+		f.Close()
+		return nil, nil, err
 	}
 	return f, fi, nil
 }

@@ -14,3 +14,6 @@ const openFlags = os.O_RDONLY
 // identity: this platform exposes neither inode nor change time through
 // a FileInfo; size and modification time still tell most versions apart.
 func identity(fs.FileInfo) (inode uint64, changed time.Time) { return 0, time.Time{} }
+
+// linkCount: this platform does not count hard links through a FileInfo.
+func linkCount(fs.FileInfo) uint64 { return 0 }

@@ -20,3 +20,12 @@ func identity(fi fs.FileInfo) (inode uint64, changed time.Time) {
 	}
 	return uint64(st.Ino), changeTime(st)
 }
+
+// linkCount is the number of hard links of the file fi describes.
+func linkCount(fi fs.FileInfo) uint64 {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0
+	}
+	return uint64(st.Nlink)
+}

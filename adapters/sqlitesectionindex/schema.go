@@ -17,7 +17,7 @@ const schemaVersion = 1
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.
-const rankWeights = "bm25(3.0, 5.0, 1.0, 2.0)"
+const rankWeights = "bm25(2.0, 8.0, 1.0, 2.0)"
 
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value BLOB NOT NULL)`,

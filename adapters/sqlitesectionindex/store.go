@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/sectionindex"
@@ -89,6 +92,7 @@ func (ix *Index) Entry(ctx context.Context, path string) (sectionindex.Entry, er
 // Apply writes u in one transaction: readers see the state before or after
 // it, never a part.
 func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
+	ds := deriveAll(u.Put)
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("section index update: %w", err)
@@ -104,11 +108,11 @@ func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
 			return fmt.Errorf("section index update: removing %s: %w", p, err)
 		}
 	}
-	for _, e := range u.Put {
+	for i, e := range u.Put {
 		if err := w.remove(ctx, e.Doc.Path); err != nil {
 			return fmt.Errorf("section index update: replacing %s: %w", e.Doc.Path, err)
 		}
-		if err := w.put(ctx, e); err != nil {
+		if err := w.put(ctx, e, ds[i]); err != nil {
 			return fmt.Errorf("section index update: storing %s: %w", e.Doc.Path, err)
 		}
 	}
@@ -194,7 +198,16 @@ func (w *writer) remove(ctx context.Context, path string) error {
 	return nil
 }
 
-func (w *writer) put(ctx context.Context, e sectionindex.Entry) error {
+// derived is what an entry's rows hold beyond the entry itself, computed
+// before the write transaction, in parallel (the writer is single).
+type derived struct {
+	doc, structure, names, links []byte // JSON
+	content                      []byte
+	folded                       string
+	sections                     []sectionText
+}
+
+func derive(e sectionindex.Entry) derived {
 	enc := func(v any) []byte {
 		raw, _ := json.Marshal(v) // plain data: cannot fail
 		return raw
@@ -210,7 +223,30 @@ func (w *writer) put(ctx context.Context, e sectionindex.Entry) error {
 	if content == nil {
 		content = []byte{}
 	}
-	res, err := w.stmts["doc"].ExecContext(ctx, e.Doc.Path, enc(e.Doc), content, enc(e.Structure), enc(names), enc(links), len(e.Structure.Sections))
+	return derived{doc: enc(e.Doc), structure: enc(e.Structure), names: enc(names), links: enc(links),
+		content: content, folded: domain.Fold(content), sections: sectionTexts(e)}
+}
+
+// deriveAll derives es on every CPU.
+func deriveAll(es []sectionindex.Entry) []derived {
+	out := make([]derived, len(es))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(runtime.GOMAXPROCS(0), len(es)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(es); i = int(next.Add(1)) - 1 {
+				out[i] = derive(es[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func (w *writer) put(ctx context.Context, e sectionindex.Entry, d derived) error {
+	res, err := w.stmts["doc"].ExecContext(ctx, e.Doc.Path, d.doc, d.content, d.structure, d.names, d.links, len(e.Structure.Sections))
 	if err != nil {
 		return err
 	}
@@ -218,10 +254,10 @@ func (w *writer) put(ctx context.Context, e sectionindex.Entry) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.stmts["grams"].ExecContext(ctx, id, domain.Fold(content)); err != nil {
+	if _, err := w.stmts["grams"].ExecContext(ctx, id, d.folded); err != nil {
 		return fmt.Errorf("trigrams: %w", err)
 	}
-	for _, s := range sectionTexts(e) {
+	for _, s := range d.sections {
 		res, err := w.stmts["section"].ExecContext(ctx, id, s.id, s.start, s.end)
 		if err != nil {
 			return err

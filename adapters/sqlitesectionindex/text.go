@@ -84,6 +84,9 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 func identifierForms(text string) []string {
 	var out []string
 	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) && !isJoiner(r) }) {
+		if !mayBeIdentifier(tok) {
+			continue
+		}
 		whole, parts := splitIdentifier(tok)
 		if len(parts) < 2 {
 			continue
@@ -92,6 +95,24 @@ func identifierForms(text string) []string {
 		out = append(out, parts...)
 	}
 	return out
+}
+
+// mayBeIdentifier is a cheap test that tok is more than a plain word: a
+// joiner inside it, or an upper-case letter after its first. Most words of
+// prose fail it, so they are never split.
+func mayBeIdentifier(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c >= 0x80:
+			return true // non-ASCII: let splitIdentifier decide
+		case i > 0 && c >= 'A' && c <= 'Z':
+			return true
+		case i > 0 && i < len(tok)-1 && (c == '_' || c == '-' || c == '.' || c == '/' || c == ':' || c == '$'):
+			return true
+		}
+	}
+	return false
 }
 
 // splitIdentifier gives tok's whole form (word runes only, lower case) and

@@ -63,16 +63,22 @@ func Convention(s app.Settings) string {
 }
 
 // CheckRoot turns a missing or unreadable library root into a start-up
-// error naming the path and the setting.
+// error naming the path as given and as resolved, and the setting it came
+// from (or how to set it).
 func CheckRoot(s app.Settings) error {
+	where := fmt.Sprintf("%q", s.Root)
+	if abs, err := filepath.Abs(s.Root); err == nil && abs != s.Root {
+		where += fmt.Sprintf(" (%s)", abs)
+	}
+	source := s.Source("root")
 	info, err := os.Stat(s.Root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("library root %q does not exist (set LIBRARY_ROOT or --root)", s.Root)
+		return fmt.Errorf("library root %s does not exist (%s)", where, source)
 	case err != nil:
-		return fmt.Errorf("library root %q: %v (set LIBRARY_ROOT or --root)", s.Root, err)
+		return fmt.Errorf("library root %s: %v (%s)", where, err, source)
 	case !info.IsDir():
-		return fmt.Errorf("library root %q is not a directory (set LIBRARY_ROOT or --root)", s.Root)
+		return fmt.Errorf("library root %s is not a directory (%s)", where, source)
 	}
 	return nil
 }
@@ -89,14 +95,14 @@ func IndexModule(s app.Settings) fx.Option {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
-			return jsonindex.New(s.Root, s.DocIndex)
+			return jsonindex.New(s.Root, s.DocIndex, jsonindex.AllowHardLinks(s.AllowHardLinks))
 		}
 	default:
 		ctor = func(s app.Settings) (*frontmatterindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
-			return frontmatterindex.New(s.Root)
+			return frontmatterindex.New(s.Root, frontmatterindex.AllowHardLinks(s.AllowHardLinks))
 		}
 	}
 	return fx.Module("index", fx.Provide(fx.Annotate(ctor, fx.As(new(docindex.Source)))))
@@ -115,7 +121,7 @@ func ImagesModule(s app.Settings) fx.Option {
 		return fx.Module("images", fx.Provide(func() imagestore.Store { return nil }))
 	}
 	return fx.Module("images", fx.Provide(fx.Annotate(func(s app.Settings) (*fileimages.Store, error) {
-		return fileimages.New(s.Root, s.ImageIndex)
+		return fileimages.New(s.Root, s.ImageIndex, fileimages.AllowHardLinks(s.AllowHardLinks))
 	}, fx.As(new(imagestore.Store)))))
 }
 
@@ -142,7 +148,8 @@ func SectionIndexModule(s app.Settings) fx.Option {
 }
 
 func newLibrary(s app.Settings, logger *slog.Logger, src docindex.Source, p markdown.Parser, img imagestore.Store, ix sectionindex.Index) *app.Library {
-	l := app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens, MaxDocBytes: s.MaxDocBytes})
+	l := app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens,
+		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands})
 	l.UseIndex(ix, logger)
 	return l
 }

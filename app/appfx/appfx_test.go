@@ -3,6 +3,7 @@ package appfx_test
 import (
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -83,8 +84,31 @@ func TestGraph(t *testing.T) {
 }
 
 func TestMissingRootIsAClearError(t *testing.T) {
-	err := appfx.CheckRoot(app.Settings{Root: "/nonexistent/library"})
-	if err == nil || !strings.Contains(err.Error(), `library root "/nonexistent/library" does not exist (set LIBRARY_ROOT or --root)`) {
-		t.Errorf("CheckRoot = %v", err)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"the default", nil, `library root "./library" (` + filepath.Join(wd, "library") + `) does not exist (the default; set LIBRARY_ROOT or LIBRARIAN_DOCS_ROOT or --root or --docs-root)`},
+		{"an env var, absolute", map[string]string{"LIBRARIAN_DOCS_ROOT": "/nonexistent/library"}, `library root "/nonexistent/library" does not exist (from LIBRARIAN_DOCS_ROOT)`},
+		{"an env var, relative", map[string]string{"LIBRARY_ROOT": "docs"}, `library root "docs" (` + filepath.Join(wd, "docs") + `) does not exist (from LIBRARY_ROOT)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := app.LoadSettings(func(k string) string { return tc.env[k] }, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := appfx.CheckRoot(s); err == nil || err.Error() != tc.want {
+				t.Errorf("CheckRoot = %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+	s, _ := app.LoadSettings(func(string) string { return "" }, []app.FlagValue{{Name: "root", Value: "/nonexistent/lib"}})
+	if err := appfx.CheckRoot(s); err == nil || !strings.HasSuffix(err.Error(), "(from --root)") {
+		t.Errorf("CheckRoot = %v, want it to name --root", err)
 	}
 }

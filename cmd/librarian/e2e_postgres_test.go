@@ -144,7 +144,7 @@ func compareServers(t *testing.T, files, db *mcp.ClientSession, calls []call) {
 // golden suites' kinds: listings (scoped, outlined, tag-filtered, budgeted),
 // documents (whole, sections, line ranges, roots, images, code placeholders,
 // unknown ids), searches (string, regex, case, scoped, capped, no hit, bad
-// regex) and tags.
+// regex, ranked) and tags.
 func libraryCalls() []call {
 	raw := []struct{ name, tool, args string }{
 		{"list-root", "list_documents", `{}`},
@@ -167,6 +167,8 @@ func libraryCalls() []call {
 		{"search-scoped", "search_documents", `{"query": "the", "root": "backend", "max_results": 3}`},
 		{"search-none", "search_documents", `{"query": "zzzz-no-such-text"}`},
 		{"search-bad-regex", "search_documents", `{"query": "a(", "mode": "regex"}`},
+		{"ranked", "search_documents", `{"query": "how are refresh tokens rotated", "mode": "ranked"}`},
+		{"ranked-scoped", "search_documents", `{"query": "cache invalidation", "mode": "ranked", "root": "backend", "max_results": 2}`},
 		{"tags", "list_tags", `{}`},
 		{"tags-paths", "list_tags", `{"include_paths": true}`},
 	}
@@ -223,6 +225,7 @@ func TestPostgresAloneServesLikeFiles(t *testing.T) {
 		{Name: "list", Tool: "list_documents", Arguments: json.RawMessage(`{"line_bounds": true, "max_tokens": 0}`)},
 		{Name: "search", Tool: "search_documents", Arguments: json.RawMessage(`{"query": "middleware", "max_results": 0}`)},
 		{Name: "regex", Tool: "search_documents", Arguments: json.RawMessage(`{"query": "use[A-Z]\\w+", "mode": "regex"}`)},
+		{Name: "ranked", Tool: "search_documents", Arguments: json.RawMessage(`{"query": "how do I add middleware to a route", "mode": "ranked", "max_results": 8}`)},
 		{Name: "tags", Tool: "list_tags", Arguments: json.RawMessage(`{"include_paths": true}`)},
 		{Name: "get", Tool: "get_documents", Arguments: json.RawMessage(`{"select": [{"root": "hono/api"}], "max_tokens": 0}`)},
 	})

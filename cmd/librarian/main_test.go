@@ -44,6 +44,15 @@ func TestCommandLine(t *testing.T) {
 		{name: "ls", env: env, args: []string{"ls", "backend/storage", "--line-bounds"}, stdout: `§ invalidation/fan-out-deletes "Fan-out deletes" L21–34`},
 		{name: "ls root flag before command", args: []string{"--root", lib, "ls"}, stdout: "./ (4 docs, ~884 tokens)"},
 		{name: "ls docs-root after command", args: []string{"ls", "--docs-root", lib, "--section-depth", "0"}, stdout: "guides/ (1 docs, ~180 tokens)"},
+		{name: "ls root flag after command is the library root", args: []string{"ls", "--root", lib}, stdout: "./ (4 docs, ~884 tokens)"},
+		{name: "search root flag after command is the library root", args: []string{"search", "fan-out", "--root", lib}, stdout: "caching (backend/storage/caching.md)"},
+		{name: "search folder operand", env: env, args: []string{"search", "token", "guides"}, stdout: `No hits for "token" in 1 doc`},
+		{name: "tags root flag after command", args: []string{"tags", "--root", lib, "backend"}, stdout: "- backend (3)"},
+		{name: "absolute folder is refused", env: env, args: []string{"ls", "/tmp/big"}, code: 2,
+			stderr: `ls: folder "/tmp/big" is an absolute path, but a folder is relative to the library root (e.g. backend/storage); to use /tmp/big as the library, write --root /tmp/big`, noStdout: true},
+		{name: "ls negative budget", env: env, args: []string{"ls", "--max-tokens", "-5"}, code: 2, stderr: "ls: --max-tokens: want 0 (no limit) or more, got -5 (see librarian ls --help)"},
+		{name: "unknown flag before the command", env: env, args: []string{"--fuzzy", "ls"}, code: 2, stderr: "librarian: unknown flag --fuzzy (see librarian --help)"},
+		{name: "unknown flag after the command", env: env, args: []string{"ls", "--fuzzy"}, code: 2, stderr: "librarian: ls: unknown flag --fuzzy (see librarian ls --help)"},
 		{name: "check ok", env: env, args: []string{"check"}, stdout: "ok: 4 docs, no problems"},
 		{name: "check finds problems", args: []string{"--root", edge, "check"}, code: 1, stdout: "missing: documents[7] (id 'gone')"},
 		{name: "check invalid index", args: []string{"--root", bad, "check"}, code: 1, stdout: "documents[0] (id 'dots'): 'path' may not contain '..'"},
@@ -117,5 +126,52 @@ func TestEveryIndexProblemInOneAnswer(t *testing.T) {
 		if !strings.Contains(listed, w) {
 			t.Errorf("list_documents error lacks %q:\n%s", w, listed)
 		}
+	}
+}
+
+// TestAliasIsAWarning: two index entries with the same path fail nothing:
+// check prints a warning and exits 0, and both ids are served.
+func TestAliasIsAWarning(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.json"), []byte(`{"documents": [{"id": "auth", "path": "auth.md"}, {"id": "login", "path": "auth.md"}]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "auth.md"), []byte("# Auth\n\nTokens.\n"), 0o644)
+	code, stdout, stderr := runCLI(t, nil, "--root", dir, "check")
+	want := "ok: 2 docs, no problems\n1 warning (these fail nothing):\n- documents[1] (id 'login'): same path 'auth.md' as documents[0] (id 'auth'): both ids serve that file\n"
+	if code != 0 || stdout != want {
+		t.Errorf("check: exit %d, stdout %q, stderr %q; want 0 and %q", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = runCLI(t, nil, "--root", dir, "get", "login")
+	if code != 0 || !strings.Contains(stdout, "=== login (auth.md) · L1–3 ===") {
+		t.Errorf("get login: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestCommandLineFindings: a selector that returns nothing is a finding
+// (exit 1) whose note suggests, in the command line's words, what was
+// meant; so is a mistyped folder (a usage error, exit 2).
+func TestCommandLineFindings(t *testing.T) {
+	env := map[string]string{"LIBRARY_ROOT": filepath.Join(repoRoot(t), "library")}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"a typo of a doc", []string{"get", "auht"}, 1, "unknown doc 'auht': no document has this id or path (did you mean: auth?)", "librarian: get: 1 of 1 selector returned nothing (see Notes)"},
+		{"a folder as a doc", []string{"get", "backend"}, 1, `('backend' is a folder: select its docs with librarian get '{"root": "backend"}')`, "returned nothing"},
+		{"nothing near", []string{"get", "quillwort"}, 1, "(librarian ls shows every doc)", "returned nothing"},
+		{"a typo of a section", []string{"get", `{"doc": "auth", "sections": ["login-flw"]}`}, 1, "has no section 'login-flw' (did you mean: login-flow?)", "returned nothing"},
+		{"one of two found", []string{"get", "caching", "cachng"}, 1, "=== caching (backend/storage/caching.md)", "1 of 2 selectors returned nothing"},
+		{"all found", []string{"get", "caching"}, 0, "=== caching (backend/storage/caching.md)", ""},
+		{"a typo of a folder", []string{"ls", "bakend"}, 2, "", "no folder 'bakend' in the library (did you mean: backend/?)"},
+		{"a lookbehind", []string{"search", "--regex", `(?<=token )\w+`}, 2, "", "RE2 (Go's regex syntax) has neither lookbehind nor backreferences"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, env, tc.args...)
+			if code != tc.code || !strings.Contains(stdout, tc.stdout) || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q", code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+			}
+		})
 	}
 }

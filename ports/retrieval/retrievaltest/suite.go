@@ -22,7 +22,7 @@ type Harness struct {
 	URL string
 	// Waits before each retry of a refused or dropped connection.
 	Waits []time.Duration
-	// Read timeouts per attempt.
+	// Deadlines per call (attempts and waits included), as read timeouts.
 	GetTimeout, PostTimeout, GuideTimeout time.Duration
 	// MaxReplyBytes bounds one reply.
 	MaxReplyBytes int64

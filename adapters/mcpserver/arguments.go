@@ -1,0 +1,229 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// The library and engine tools read their arguments here rather than with
+// the SDK's schema validator, whose messages name the schema ("validating
+// root: validating /properties/depth: ...", read as the `root` argument)
+// and the Go struct ("cannot unmarshal number ... into Go struct field
+// mcpserver.listDocumentsArgs.depth"). readArguments checks each argument
+// against its property in the tool's input schema and words a mistake as
+// "'depth' must be a whole number ..., got 1.5". The schemas use one plain
+// `type` per property (no ["null", T] arrays, which some clients reject),
+// with defaults; an argument sent as null is taken as not given, so its
+// default applies.
+
+// addTool registers a tool whose arguments are read by readArguments
+// against schema and decoded into In; a mistake, or an error from handle,
+// is a tool error (isError) naming the argument.
+func addTool[In any](srv *mcp.Server, tool *mcp.Tool, schema *jsonschema.Schema,
+	handle func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, error)) {
+	tool.InputSchema = schema
+	srv.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := readArguments[In](tool.Name, schema, req.Params.Arguments)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		res, err := handle(ctx, req, in)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return res, nil
+	})
+}
+
+// errorResult is err as a tool error (isError), as the SDK's typed tools
+// answer an error; a raw handler's error would be a JSON-RPC error.
+func errorResult(err error) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{}
+	res.SetError(err)
+	return res
+}
+
+// readArguments checks raw against schema (an object of plain-typed
+// properties), drops null arguments, fills in defaults and decodes the
+// result into In.
+func readArguments[In any](tool string, schema *jsonschema.Schema, raw json.RawMessage) (In, error) {
+	var in In
+	fields := map[string]json.RawMessage{}
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		if trimmed[0] != '{' || json.Unmarshal(trimmed, &fields) != nil {
+			return in, fmt.Errorf("%w: the arguments of %s must be a JSON object, got %s", domain.ErrInvalidArgument, tool, abbreviate(trimmed))
+		}
+	}
+	names := make([]string, 0, len(schema.Properties))
+	for name := range schema.Properties {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var unknown []string
+	for name := range fields {
+		if schema.Properties[name] == nil {
+			unknown = append(unknown, fmt.Sprintf("'%s'", abbreviate(json.RawMessage(name))))
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return in, fmt.Errorf("%w: unknown argument %s: %s takes %s", domain.ErrInvalidArgument,
+			strings.Join(unknown, ", "), tool, strings.Join(names, ", "))
+	}
+	args := make(map[string]any, len(names))
+	for _, name := range names {
+		prop := schema.Properties[name]
+		value, given := fields[name]
+		if given && !bytes.Equal(bytes.TrimSpace(value), []byte("null")) {
+			v, err := checkValue(name, prop, value)
+			if err != nil {
+				return in, err
+			}
+			args[name] = v
+			continue
+		}
+		switch {
+		case slices.Contains(schema.Required, name):
+			return in, fmt.Errorf("%w: '%s' is missing: %s", domain.ErrInvalidArgument, name, prop.Description)
+		case prop.Default != nil:
+			args[name] = prop.Default
+		}
+	}
+	data, err := json.Marshal(args)
+	if err == nil {
+		err = json.Unmarshal(data, &in)
+	}
+	if err != nil { // the schema and In disagree: a programming error
+		return in, fmt.Errorf("%s: decoding the checked arguments: %v", tool, err)
+	}
+	return in, nil
+}
+
+// Integers are bounded so that every Go int field holds them, whatever
+// the platform.
+const (
+	minArgument = math.MinInt32
+	maxArgument = math.MaxInt32
+)
+
+// checkValue checks one argument (or list item) against its property and
+// returns it as it will be decoded. name is how a message calls it
+// ("depth", "tags[1]").
+func checkValue(name string, prop *jsonschema.Schema, raw json.RawMessage) (any, error) {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%w: '%s' is not valid JSON: %v", domain.ErrInvalidArgument, name, err)
+	}
+	wrong := func(want string) error {
+		return fmt.Errorf("%w: '%s' must be %s, got %s", domain.ErrInvalidArgument, name, want, describeJSON(v, raw))
+	}
+	switch prop.Type {
+	case "string":
+		s, ok := v.(string)
+		if !ok {
+			return nil, wrong("a string")
+		}
+		if len(prop.Enum) > 0 && !slices.Contains(prop.Enum, any(s)) {
+			quoted := make([]string, len(prop.Enum))
+			for i, e := range prop.Enum {
+				quoted[i] = fmt.Sprintf("%q", e)
+			}
+			return nil, wrong("one of " + strings.Join(quoted, ", "))
+		}
+		return s, nil
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return nil, wrong("true or false")
+		}
+		return v, nil
+	case "integer":
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, wrong("a whole number")
+		}
+		f, err := n.Float64()
+		if err != nil || f != math.Trunc(f) {
+			return nil, wrong("a whole number")
+		}
+		i, err := n.Int64()
+		if err != nil || i < minArgument || i > maxArgument { // "1e3" is whole but not an Int64 literal
+			if f < minArgument || f > maxArgument {
+				return nil, wrong(fmt.Sprintf("a whole number from %d to %d", minArgument, maxArgument))
+			}
+			i = int64(f)
+		}
+		if prop.Minimum != nil && float64(i) < *prop.Minimum {
+			return nil, wrong(fmt.Sprintf("%v or more", *prop.Minimum))
+		}
+		return i, nil
+	case "array":
+		items, ok := v.([]any)
+		if !ok {
+			return nil, wrong("a list")
+		}
+		if prop.Items == nil {
+			return items, nil
+		}
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, wrong("a list")
+		}
+		out := make([]any, len(list))
+		for i, item := range list {
+			checked, err := checkValue(fmt.Sprintf("%s[%d]", name, i), prop.Items, item)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = checked
+		}
+		return out, nil
+	default:
+		return v, nil
+	}
+}
+
+// describeJSON names a JSON value for a message: its type and, for short
+// values, the value itself.
+func describeJSON(v any, raw json.RawMessage) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "a list: " + abbreviate(raw)
+	case map[string]any:
+		return "an object: " + abbreviate(raw)
+	case string:
+		return "a string: " + abbreviate(raw)
+	default:
+		return abbreviate(bytes.TrimSpace(raw))
+	}
+}
+
+// plainTypes rewrites the ["null", T] types that jsonschema.For gives
+// pointers and slices into a plain T, in s's properties and their items,
+// so every property has one type.
+func plainTypes(s *jsonschema.Schema) {
+	for _, p := range s.Properties {
+		for q := p; q != nil; q = q.Items {
+			if len(q.Types) == 2 && slices.Contains(q.Types, "null") {
+				q.Type = q.Types[0]
+				if q.Type == "null" {
+					q.Type = q.Types[1]
+				}
+				q.Types = nil
+			}
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package mcpserver_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/librarian/librarian/adapters/frontmatterindex"
+	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
+	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/adapters/sqlitesectionindex"
+	"github.com/librarian/librarian/app"
+)
+
+// TestRankedSearchReportsTheFirstBuild: a ranked search_documents call on
+// a library whose index was never built waits for the build, sending MCP
+// progress notifications to a client that gave a progress token, then
+// answers with sections (5 by default).
+func TestRankedSearchReportsTheFirstBuild(t *testing.T) {
+	src, err := frontmatterindex.New(filepath.Join(tsExamples(t), "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	ix, err := sqlitesectionindex.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	lib := app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+	lib.UseIndex(ix, nil)
+	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
+	mcpserver.AddLibraryTools(srv, lib, nil)
+
+	ctx := context.Background()
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, serverSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var progress []*mcp.ProgressNotificationParams
+	client := mcp.NewClient(&mcp.Implementation{Name: "ranked", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			progress = append(progress, req.Params)
+			mu.Unlock()
+		},
+	})
+	cs, err := client.Connect(ctx, clientSide, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+
+	params := &mcp.CallToolParams{Name: "search_documents", Arguments: map[string]any{"query": "how to set a signed cookie", "mode": "ranked"}}
+	params.SetProgressToken("build-1")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil || res.IsError {
+		t.Fatalf("ranked call: %v %+v", err, res)
+	}
+	out := res.Content[0].(*mcp.TextContent).Text
+	if !strings.HasPrefix(out, "5 sections of 150 docs for \"how to set a signed cookie\" (ranked, best first)") ||
+		!strings.Contains(out, "\n1. hono/helpers/cookie (hono/helpers/cookie.md) § ") || strings.Contains(out, "\n6. ") {
+		t.Errorf("ranked answer:\n%s", out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(progress) == 0 {
+		t.Fatal("no progress notification during the first build")
+	}
+	last := progress[len(progress)-1]
+	if last.ProgressToken != "build-1" || last.Total == 0 || !strings.Contains(last.Message, "indexing the library") {
+		t.Errorf("last progress %+v", last)
+	}
+}

@@ -1,0 +1,105 @@
+package app
+
+import (
+	"context"
+	"regexp/syntax"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// Searching through the section index: the index names the docs that may
+// hold a match (trigram candidates), and only those are opened and scanned
+// by the matcher, which alone decides, so every answer is the one a scan of
+// every doc gives. A doc is skipped only when the index holds exactly its
+// current version (same stamp) and does not name it; a doc the index does
+// not hold yet (the first build is running, or the file just changed) is
+// scanned as before, and the background refresh is asked to catch up.
+
+// indexSkips tells, per doc, whether the index proves it holds no match
+// of q; nil when the index cannot help (none in use, q cannot be narrowed,
+// or the index failed: that is logged and the docs are all scanned).
+func (l *Library) indexSkips(ctx context.Context, docs []domain.Document, q domain.CandidateQuery) []bool {
+	if l.idx == nil || len(q.AnyOf) == 0 || len(docs) == 0 {
+		return nil
+	}
+	l.idx.mu.Lock()
+	loaded := l.idx.stamps != nil
+	l.idx.mu.Unlock()
+	// A library served from its index alone lists what the index holds:
+	// the index holds every doc's current version by construction.
+	fromIndex := l.servedFromIndex()
+	if !loaded && !fromIndex {
+		return nil // the first refresh has not read the index yet
+	}
+	held := make([]bool, len(docs))
+	stale := false
+	for i, d := range docs {
+		if fromIndex {
+			held[i] = true
+			continue
+		}
+		stamp := d.Stamp
+		if stamp == (domain.Stamp{}) {
+			var err error
+			if stamp, err = l.source.Stat(ctx, d.Path); err != nil {
+				continue // opening it will say why
+			}
+		}
+		s, ok := l.idx.indexedStamp(d.Path)
+		held[i] = ok && s.Equal(stamp)
+		stale = stale || !held[i]
+	}
+	if stale {
+		l.idx.noticeStale()
+	}
+	paths, all, err := l.idx.ix.Candidates(ctx, q)
+	if err != nil {
+		l.idx.log.Warn("section index candidates failed; scanning every doc", "err", err.Error())
+		return nil
+	}
+	if all {
+		return nil
+	}
+	candidate := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		candidate[p] = true
+	}
+	skip := make([]bool, len(docs))
+	for i, d := range docs {
+		skip[i] = held[i] && !candidate[d.Path]
+	}
+	return skip
+}
+
+// candidateQuery is what every hit line of m holds: the query itself for a
+// string, a required literal set for a regex (none known: no narrowing).
+func (m *matcher) candidateQuery(query string) domain.CandidateQuery {
+	if m.mode == SearchString {
+		return domain.CandidateQuery{AnyOf: []string{query}, Fold: !m.caseSens}
+	}
+	return literalsQuery(m.lits)
+}
+
+func literalsQuery(lits []literal) domain.CandidateQuery {
+	var q domain.CandidateQuery
+	for _, l := range lits {
+		q.AnyOf = append(q.AnyOf, string(l.text))
+		q.Fold = q.Fold || l.fold // folding only widens: one fold for all
+	}
+	return q
+}
+
+// tsCandidateQuery is candidateQuery for searchDocuments' patterns (see
+// tsPattern): a literal, or a regex's required literals.
+func tsCandidateQuery(query, mode string, caseSensitive bool) domain.CandidateQuery {
+	flags := "(?i)"
+	if caseSensitive {
+		flags = ""
+	}
+	if mode == "regex" {
+		if tree, err := syntax.Parse(flags+query, syntax.Perl); err == nil {
+			return literalsQuery(requiredLiterals(tree))
+		}
+	}
+	return domain.CandidateQuery{AnyOf: []string{query}, Fold: !caseSensitive}
+}
