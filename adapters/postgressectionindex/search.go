@@ -154,11 +154,36 @@ func (ix *Index) bestLines(ctx context.Context, text string, secs []domain.Ranke
 	if err := rows.Err(); err != nil {
 		return ix.fail("read sections' lines", err)
 	}
+	// A section's best lines come from its own text, as its rank does: up
+	// to the next section's start (its first subsection).
+	rows, err = ix.pool.Query(ctx, `SELECT path, start_line FROM sections WHERE path = ANY($1)`, docs)
+	if err != nil {
+		return ix.fail("read sections' lines", err)
+	}
+	starts := map[string][]int{}
+	for rows.Next() {
+		var p string
+		var start int
+		if err := rows.Scan(&p, &start); err != nil {
+			rows.Close()
+			return ix.fail("read sections' lines", err)
+		}
+		starts[p] = append(starts[p], start)
+	}
+	if err := rows.Err(); err != nil {
+		return ix.fail("read sections' lines", err)
+	}
 	var keys, nums []int32
 	var texts []string
 	for k, s := range secs {
 		d := byPath[s.Path]
-		for n := max(s.Start, d.fm+1); n <= s.End && n <= len(d.lines); n++ {
+		own := s.End
+		for _, start := range starts[s.Path] {
+			if start > s.Start && start-1 < own {
+				own = start - 1
+			}
+		}
+		for n := max(s.Start, d.fm+1); n <= own && n <= len(d.lines); n++ {
 			if strings.TrimSpace(d.lines[n-1]) == "" {
 				continue
 			}
