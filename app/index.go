@@ -90,6 +90,10 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 		return RefreshStats{}, err
 	}
 	st := RefreshStats{Docs: len(cat.Docs)}
+	// Names and links are derived when a doc is stored; a link is resolved
+	// against the catalog of that moment (a doc it names that appears later
+	// is linked once the linking doc changes).
+	links := domain.NewLinkResolver(cat.Docs)
 	listed := make(map[string]bool, len(cat.Docs))
 	var todo []domain.Document
 	for _, d := range cat.Docs {
@@ -132,7 +136,9 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 				continue
 			}
 			d.Stamp = p.stamp
-			u.Put = append(u.Put, sectionindex.Entry{Doc: d, Content: p.content, Structure: p.structure})
+			u.Put = append(u.Put, sectionindex.Entry{Doc: d, Content: p.content, Structure: p.structure,
+				Names: domain.ExtractNames(p.content, p.structure),
+				Links: links.Resolve(d.Path, domain.ExtractLinks(p.content, p.structure, d.Path))})
 			put[d.Path] = p.stamp
 		}
 		if err := ctx.Err(); err != nil {

@@ -152,6 +152,9 @@ func (l *Library) ListDocuments(ctx context.Context, req ListRequest) (string, e
 				}
 				if docErr != nil {
 					notes = append(notes, openNote(d, docErr))
+				} else if outline && parsed[k].structure.Simplified != "" {
+					notes = append(notes, fmt.Sprintf("simplified: %s (%s): too costly to parse in full (%s); its sections "+
+						"come from a plain heading scan (# headings outside top-level fences)", d.ID, d.Path, parsed[k].structure.Simplified))
 				}
 				b.WriteString(block.String())
 				shownDocs++

@@ -39,6 +39,7 @@ type Settings struct {
 	IndexWait bool
 
 	EngineURL     string // LIBRARIAN_URL
+	Engine        string // LIBRARIAN_ENGINE: "", "local" or "remote" (see EngineChoice)
 	EngineProject string // LIBRARIAN_PROJECT
 	Session       string // CLAUDE_CODE_SESSION_ID
 
@@ -162,6 +163,13 @@ var SettingSpecs = []SettingSpec{
 			}
 			return nil
 		}},
+	{Key: "engine", Flags: []string{"engine"}, Env: []string{"LIBRARIAN_ENGINE"}, Value: "local|remote",
+		Default: "local with a library and no engine URL, else remote",
+		Help:    "which retrieval engine serves the engine tools (setting it serves them)",
+		Apply: func(s *Settings, v, _ string) error {
+			s.Engine = strings.ToLower(strings.TrimSpace(v))
+			return checkEngine(s.Engine)
+		}},
 	{Key: "LIBRARY_ALLOW_HARDLINKS", Env: []string{"LIBRARY_ALLOW_HARDLINKS"}, Value: "BOOL", Default: "false",
 		Help: "serve regular files with more than one hard link (refused by default: another name may lie outside the root)",
 		Apply: func(s *Settings, v, _ string) error {
@@ -272,7 +280,7 @@ func (s Settings) Source(key string) string {
 // Validate checks the settings' enumerations and fills the tool-set default:
 // `library`, plus `librarian-ts` when the root came from seed 001's own
 // settings (a team swapping servers keeps its prompts and its config), plus
-// `engine` when an engine URL is set.
+// `engine` when an engine URL or LIBRARIAN_ENGINE is set.
 func (s *Settings) Validate() error {
 	if err := checkConvention(s.Convention); err != nil {
 		return err
@@ -283,9 +291,12 @@ func (s *Settings) Validate() error {
 		if s.RootSeed001 {
 			s.Tools = append(s.Tools, "librarian-ts")
 		}
-		if s.EngineURL != "" {
+		if s.EngineURL != "" || s.Engine != "" {
 			s.Tools = append(s.Tools, "engine")
 		}
+	}
+	if err := checkEngine(s.Engine); err != nil {
+		return fmt.Errorf("LIBRARIAN_ENGINE %w", err)
 	}
 	if err := checkTools(s.Tools); err != nil {
 		return err
@@ -299,6 +310,13 @@ func (s *Settings) Validate() error {
 	}
 	if s.MaxAnswerTokens < 0 {
 		return fmt.Errorf("max answer tokens must not be negative")
+	}
+	return nil
+}
+
+func checkEngine(kind string) error {
+	if !contains(EngineKinds, kind) {
+		return fmt.Errorf("%q: want local or remote (or leave it unset)", kind)
 	}
 	return nil
 }

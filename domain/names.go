@@ -306,6 +306,7 @@ var (
 	reInlineSnake  = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$`)
 	reInlineDotted = regexp.MustCompile(`^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$`)
 	reInlineFlag   = regexp.MustCompile(`^--[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9](?:[ =].*)?$`)
+	reInlineFolder = regexp.MustCompile(`^(?:\.{1,2}/|/)?[A-Za-z0-9_@][A-Za-z0-9_.@-]*(?:/[A-Za-z0-9_.@-]+)*/$|^[A-Za-z0-9_@][A-Za-z0-9_.@-]*(?:/[A-Za-z0-9_.@-]+)+$`)
 	reFilePath     = regexp.MustCompile(`(?:^|[\s(\[<"'` + "`" + `])((?:\.{1,2}/|/)?[A-Za-z0-9_@][A-Za-z0-9_.@-]*(?:/[A-Za-z0-9_.@-]+)*\.([A-Za-z][A-Za-z0-9]{0,5}))(?:$|[\s)\]>"'` + "`" + `,;:!?]|\.(?:\s|$))`)
 )
 
@@ -330,11 +331,16 @@ func proseNames(line string, ln int, add func(Name)) {
 		case reInlineCall.MatchString(code):
 			m := reInlineCall.FindStringSubmatch(code)
 			add(Name{Kind: NameFunction, Name: m[1], Line: ln, Signature: strings.TrimPrefix(code, m[1])})
+		case reInlineFolder.MatchString(code) && !strings.Contains(code, "://"):
+			add(Name{Kind: NameFile, Name: code, Line: ln})
 		case reInlineUpper.MatchString(code):
 			add(Name{Kind: NameConstant, Name: code, Line: ln})
 		case reInlineSnake.MatchString(code), reInlineDotted.MatchString(code) && !isFileName(code):
 			add(Name{Kind: NameConfigKey, Name: code, Line: ln})
 		}
+	}
+	if !mayHoldPath(line) {
+		return
 	}
 	for _, m := range reFilePath.FindAllStringSubmatchIndex(line, 32) {
 		p := line[m[2]:m[3]]
@@ -346,6 +352,17 @@ func proseNames(line string, ln int, add func(Name)) {
 			add(Name{Kind: NameFile, Name: p, Line: ln})
 		}
 	}
+}
+
+// mayHoldPath is the cheap test before reFilePath: a file path has a '/'
+// or a '.' followed by a letter (an extension), which most prose lacks.
+func mayHoldPath(line string) bool {
+	for i := 0; i < len(line); i++ {
+		if c := line[i]; c == '/' || c == '.' && i+1 < len(line) && (line[i+1]|0x20 >= 'a' && line[i+1]|0x20 <= 'z') {
+			return true
+		}
+	}
+	return false
 }
 
 func isFileName(s string) bool {

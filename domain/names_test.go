@@ -85,8 +85,9 @@ func TestExtractNamesConfigFlagsAndProse(t *testing.T) {
 		"```sql", // 18
 		"CREATE TABLE IF NOT EXISTS refresh_tokens (", // 19
 		"```", // 20
+		"Migrations live in `db/migrations/`; the hook is `hono/adapter`.", // 21
 	}, "\n")
-	s := Structure{Lines: 20, FrontmatterEnd: 3, CodeBlocks: []CodeBlock{fence("toml", 5, 9), fence("css", 10, 12), fence("sh", 13, 15), fence("sql", 18, 20)}}
+	s := Structure{Lines: 21, FrontmatterEnd: 3, CodeBlocks: []CodeBlock{fence("toml", 5, 9), fence("css", 10, 12), fence("sh", 13, 15), fence("sql", 18, 20)}}
 	got := ExtractNames([]byte(doc), s)
 	want := []Name{
 		{Kind: NameConfigKey, Name: "compatibility_flags", Line: 4},
@@ -103,6 +104,8 @@ func TestExtractNamesConfigFlagsAndProse(t *testing.T) {
 		{Kind: NameConstant, Name: "SESSION_TTL_SECONDS", Line: 17},
 		{Kind: NameConfigKey, Name: "auth.refresh.reuse", Line: 17},
 		{Kind: NameType, Name: "refresh_tokens", Line: 19, Signature: "("},
+		{Kind: NameFile, Name: "db/migrations/", Line: 21},
+		{Kind: NameFile, Name: "hono/adapter", Line: 21},
 	}
 	diffNames(t, got, want)
 }

@@ -63,4 +63,8 @@ type Structure struct {
 	Sections   []Section
 	CodeBlocks []CodeBlock
 	Images     []ImageStub
+	// Simplified says why the structure comes from a plain heading scan
+	// rather than a full parse (a document too costly to parse in full),
+	// "" when it does not: the listing notes it.
+	Simplified string
 }

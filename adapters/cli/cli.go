@@ -100,7 +100,7 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	if inv.Command != "serve" {
 		s.Commands = domain.CLICommands // hints name what a person runs
 	}
-	if inv.Command == "eval" && !s.HasTools("engine") {
+	if (inv.Command == "eval" || inv.Command == "gaps") && !s.HasTools("engine") {
 		s.Tools = append(s.Tools, "engine")
 	}
 	if err := s.Validate(); err != nil {

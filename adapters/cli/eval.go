@@ -46,13 +46,16 @@ func RunEval(ctx context.Context, engine *app.Engine, args []string, stdout, std
 		fmt.Fprintf(stdout, "Eval of %d questions from %s, answered from the fixture %s\n", len(questions), operands[0], *fixture)
 	} else {
 		if engine == nil {
-			return fail(stderr, errors.New("eval: no retrieval engine is configured: set LIBRARIAN_URL (or --engine-url), or pass --fixture ANSWERS.jsonl"))
+			return fail(stderr, errors.New("eval: no retrieval engine is configured: point LIBRARY_ROOT (or --root) at a library for the local engine, set LIBRARIAN_URL (or --engine-url) for a remote one, or pass --fixture ANSWERS.jsonl"))
 		}
 		answer = engine.EvalAnswer
 		fmt.Fprintf(stdout, "Eval of %d questions from %s, asked to the engine (session %s)\n", len(questions), operands[0], engine.Session())
 	}
 	report := app.RunEvalQuestions(ctx, questions, answer)
 	fmt.Fprint(stdout, report.Text())
+	if *fixture == "" {
+		fmt.Fprint(stdout, report.RetrievalText())
+	}
 	if !report.OK() {
 		return 1
 	}

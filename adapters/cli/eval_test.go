@@ -152,7 +152,8 @@ func TestEvalLiveEngine(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
 	if !strings.HasPrefix(out, "Eval of 22 questions from "+evalQuestionsFile+", asked to the engine (session eval-session)\n") ||
-		!strings.HasSuffix(out, "Score: 22/22 (100.0%), pass mark 90%: PASS\n") {
+		!strings.Contains(out, "Score: 22/22 (100.0%), pass mark 90%: PASS\nRetrieval (rank of the first hit, passage or doc holding an expected string):\n  loc-01 [locate]: rank 1\n") ||
+		!strings.HasSuffix(out, "Top 3: 8/8 ranked answers\n") {
 		t.Errorf("output:\n%s", out)
 	}
 	counts := map[string]int{}

@@ -84,10 +84,18 @@ var commands = []command{
 			{"to", "DSN", "the index to build, as LIBRARY_INDEX names it: a postgres:// URL (one writer at a time)", "librarian index --root ./docs --to postgres://indexer@db/docs"},
 		}},
 	{name: "eval", usage: "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", summary: "score a retrieval engine on questions (seed 004's eval)",
-		about: "Runs each question through its skill against the engine (LIBRARIAN_URL or --engine-url);\n" +
-			"exit 1 below a 90% pass rate.",
+		about: "Runs each question through its skill against the engine: the local one over the library, or\n" +
+			"LIBRARIAN_URL (--engine-url); prints each question's result, the score and the retrieval ranks;\n" +
+			"exit 1 below a 90% pass rate, 2 when there is neither a library nor an engine.",
 		flags: []flagDoc{
 			{"fixture", "ANSWERS.jsonl", "answer from this file instead of an engine (checks the questions and the grader)", "librarian eval testdata/eval/questions.jsonl --fixture testdata/eval/answers.jsonl"},
+		}},
+	{name: "gaps", usage: "librarian gaps [--limit N]", summary: "list the gaps agents reported to the local engine (librarian_gap), newest first",
+		about: "Reads the local engine's journal, kept in the section index's file (LIBRARY_INDEX_DIR), so it\n" +
+			"lists what agents reported to every server of this library; LIBRARY_INDEX=off keeps nothing.\n" +
+			"Example: librarian gaps --root ./docs",
+		flags: []flagDoc{
+			{"limit", "N", "show at most N gaps, newest first (default 0: all)", "librarian gaps --limit 20"},
 		}},
 }
 

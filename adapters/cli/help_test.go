@@ -18,6 +18,7 @@ var commandFlagSets = map[string]func() *flag.FlagSet{
 	"tags":   func() *flag.FlagSet { fs, _ := newTagsFlags(); return fs },
 	"eval":   func() *flag.FlagSet { fs, _ := newEvalFlags(); return fs },
 	"index":  func() *flag.FlagSet { return newIndexFlags() },
+	"gaps":   func() *flag.FlagSet { fs, _ := newGapsFlags(); return fs },
 }
 
 // TestEveryFlagIsExplainedWithAnExample: each command's --help explains

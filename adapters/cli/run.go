@@ -41,6 +41,8 @@ func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser
 		return runIndex(ctx, deps.Library, inv.Args, stdout, stderr)
 	case "eval":
 		return RunEval(ctx, deps.Engine, inv.Args, stdout, stderr)
+	case "gaps":
+		return RunGaps(ctx, deps.Engine, inv.Args, stdout, stderr)
 	}
 	panic("cli: unknown command " + inv.Command) // Parse admits only known commands
 }

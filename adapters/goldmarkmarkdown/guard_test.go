@@ -60,6 +60,9 @@ func TestPathologicalDocumentsAreBounded(t *testing.T) {
 			if elapsed := time.Since(begin); elapsed > 10*time.Second {
 				t.Errorf("Parse took %s, want about a second at most", elapsed)
 			}
+			if (s.Simplified != "") != wantGuarded[name] {
+				t.Errorf("Simplified = %q, want it set only when guarded", s.Simplified)
+			}
 			if s.Lines != strings.Count(string(src), "\n") {
 				t.Errorf("Lines = %d", s.Lines)
 			}

@@ -98,7 +98,9 @@ func (p *Parser) parse(src []byte) domain.Structure {
 	if reason := costly(body); reason != "" {
 		slog.Warn("markdown: document too costly for the full parser; its sections come from a plain heading scan",
 			"reason", reason, "bytes", len(src), "lines", lines.count)
-		return scanStructure(src)
+		s := scanStructure(src)
+		s.Simplified = reason
+		return s
 	}
 
 	pc := parser.NewContext()

@@ -40,7 +40,7 @@ const (
 // the search reads the message together with them.
 func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswer, error) {
 	query := strings.TrimSpace(q.Query)
-	if err := checkText("query", query, MaxQueryBytes, "ask a question"); err != nil {
+	if err := checkText("query", q.Query, MaxQueryBytes, "ask a question"); err != nil {
 		return domain.EngineAnswer{}, err
 	}
 	for i, t := range q.History {
@@ -131,8 +131,9 @@ func (e *Engine) passages(ctx context.Context, text string, n int, excludes doma
 	return out, excluded, nil
 }
 
-// quote builds the passage of section s: its best lines with a line of
-// context each side, within the section, at most maxQuoteLines.
+// quote builds the passage of section s: its best lines, the best one
+// with a line of context each side, within the section, at most
+// maxQuoteLines.
 func quote(ent sectionindex.Entry, s domain.RankedSection) passage {
 	lines := strings.Split(string(ent.Content), "\n")
 	p := passage{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
@@ -158,8 +159,12 @@ func quote(ent sectionindex.Entry, s domain.RankedSection) passage {
 		}
 	}
 	want := map[int]bool{}
-	for _, n := range best {
-		for _, m := range []int{n, n - 1, n + 1} {
+	for i, n := range best {
+		around := []int{n}
+		if i == 0 { // the best line gets a line of context each side
+			around = []int{n, n - 1, n + 1}
+		}
+		for _, m := range around {
 			if m >= s.Start && m <= s.End && m >= 1 && m <= len(lines) && (m == n || strings.TrimSpace(lines[m-1]) != "") {
 				want[m] = true
 			}

@@ -3,6 +3,7 @@ package localretrieval
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
@@ -24,7 +25,7 @@ const (
 // task's words the library has nothing on; at most BriefTokens tokens.
 func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineAnswer, error) {
 	task := strings.TrimSpace(q.Task)
-	if err := checkText("task", task, MaxQueryBytes, "say what you are about to do"); err != nil {
+	if err := checkText("task", q.Task, MaxQueryBytes, "say what you are about to do"); err != nil {
 		return domain.EngineAnswer{}, err
 	}
 	if err := e.prepare(ctx); err != nil {
@@ -40,8 +41,9 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 		return domain.EngineAnswer{}, fmt.Errorf("index ranked search: %w", err)
 	}
 	type docHits struct {
-		doc  domain.Document
-		secs []domain.RankedSection
+		doc   domain.Document
+		secs  []domain.RankedSection
+		score float64 // the best section's score, plus half of each other's
 	}
 	var docs []*docHits
 	byPath := map[string]*docHits{}
@@ -61,9 +63,24 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 			byPath[s.Path] = d
 			docs = append(docs, d)
 		}
+		if len(d.secs) == 0 {
+			d.score = s.Score
+		} else {
+			d.score += s.Score / 2
+		}
 		d.secs = append(d.secs, s)
 	}
-	missing, err := e.missingTerms(ctx, task)
+	// A doc with several matching sections is about the task more than one
+	// whose title alone matches: docs go by their sections' scores together.
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].score > docs[j].score })
+	var shownPaths []string
+	for i, d := range docs {
+		if i == briefDocs {
+			break
+		}
+		shownPaths = append(shownPaths, d.doc.Path)
+	}
+	missing, err := e.missingTerms(ctx, task, shownPaths)
 	if err != nil {
 		return domain.EngineAnswer{}, err
 	}
@@ -146,10 +163,24 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 }
 
 // missingTerms are the task's words that no section of the library
-// matches (each searched alone, stemmed as the index stems).
-func (e *Engine) missingTerms(ctx context.Context, task string) ([]string, error) {
+// matches (each searched alone, stemmed as the index stems). A word found
+// in the text of one of the docs already shown is there: only the others
+// are searched for, and those are rare by then, so their searches are short.
+func (e *Engine) missingTerms(ctx context.Context, task string, shown []string) ([]string, error) {
+	var text strings.Builder
+	for _, p := range shown {
+		ent, err := e.ix.Entry(ctx, p)
+		if err != nil {
+			continue
+		}
+		text.WriteString(strings.ToLower(ent.Doc.Title + "\n" + string(ent.Content)))
+	}
+	known := text.String()
 	var missing []string
 	for _, t := range queryTerms(task, briefTermChecks) {
+		if startsAWord(known, stem(t)) {
+			continue
+		}
 		hits, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: t, Limit: 1})
 		if err != nil {
 			return nil, fmt.Errorf("index ranked search: %w", err)

@@ -59,11 +59,13 @@ type Engine struct {
 	ttl     time.Duration
 	now     func() time.Time
 
-	mu       sync.Mutex
-	cat      *domain.Catalog // the index's catalog, as of catBuilt
-	catKey   domain.IndexStatus
-	catByID  map[string]domain.Document
-	catByKey map[string]domain.Document // by path, path without .md, lower-case id
+	mu         sync.Mutex
+	cat        *domain.Catalog // the index's catalog, as of catKey
+	catKey     domain.IndexStatus
+	catChecked time.Time // when catKey was last compared with the index
+	catByID    map[string]domain.Document
+	catByKey   map[string]domain.Document // by path, path without .md, lower-case id
+	catLower   []lowerDoc                 // the docs' names in lower case, for entry matching
 }
 
 var _ retrieval.Engine = (*Engine)(nil)
@@ -127,10 +129,23 @@ func (e *Engine) prepare(ctx context.Context) error {
 	return nil
 }
 
+// catalogCheckEvery is how often the catalog's freshness is checked
+// against the index's status (counting rows is not free on a big index):
+// within it, a doc added or renamed in the index may be missed as an entry
+// or shown by path instead of id; its hits are still found.
+const catalogCheckEvery = 5 * time.Second
+
 // catalog returns the index's catalog, read again only when the index's
-// status (doc count, build time) changed since the last read, or an update
-// might have happened (a refresh ran).
+// status (doc and section counts, size, build time) changed since the last
+// read, checked at most once per catalogCheckEvery.
 func (e *Engine) catalog(ctx context.Context) (*domain.Catalog, error) {
+	e.mu.Lock()
+	if e.cat != nil && e.now().Sub(e.catChecked) < catalogCheckEvery {
+		cat := e.cat
+		e.mu.Unlock()
+		return cat, nil
+	}
+	e.mu.Unlock()
 	st, err := e.ix.Status(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("index status: %w", err)
@@ -138,6 +153,7 @@ func (e *Engine) catalog(ctx context.Context) (*domain.Catalog, error) {
 	e.mu.Lock()
 	if e.cat != nil && e.catKey == st {
 		cat := e.cat
+		e.catChecked = e.now()
 		e.mu.Unlock()
 		return cat, nil
 	}
@@ -145,6 +161,11 @@ func (e *Engine) catalog(ctx context.Context) (*domain.Catalog, error) {
 	cat, err := e.ix.Catalog(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("index catalog: %w", err)
+	}
+	lower := make([]lowerDoc, len(cat.Docs))
+	for i, d := range cat.Docs {
+		base := strings.TrimSuffix(d.Path[strings.LastIndexByte(d.Path, '/')+1:], ".md")
+		lower[i] = lowerDoc{doc: d, id: strings.ToLower(d.ID), path: strings.ToLower(d.Path), base: strings.ToLower(base), title: strings.ToLower(d.Title)}
 	}
 	byID := make(map[string]domain.Document, len(cat.Docs))
 	byKey := make(map[string]domain.Document, 3*len(cat.Docs))
@@ -157,16 +178,25 @@ func (e *Engine) catalog(ctx context.Context) (*domain.Catalog, error) {
 		}
 	}
 	e.mu.Lock()
-	e.cat, e.catKey, e.catByID, e.catByKey = cat, st, byID, byKey
+	e.cat, e.catKey, e.catByID, e.catByKey, e.catLower, e.catChecked = cat, st, byID, byKey, lower, e.now()
 	e.mu.Unlock()
 	return cat, nil
 }
 
-// invalidateCatalog makes the next catalog call read the index again.
-func (e *Engine) invalidateCatalog() {
+// lowerDoc is a catalog doc with its names in lower case.
+type lowerDoc struct {
+	doc                   domain.Document
+	id, path, base, title string
+}
+
+// lowerDocs returns the catalog's docs with their names in lower case.
+func (e *Engine) lowerDocs(ctx context.Context) ([]lowerDoc, error) {
+	if _, err := e.catalog(ctx); err != nil {
+		return nil, err
+	}
 	e.mu.Lock()
-	e.cat = nil
-	e.mu.Unlock()
+	defer e.mu.Unlock()
+	return e.catLower, nil
 }
 
 // docByPath returns the catalog's doc at path.

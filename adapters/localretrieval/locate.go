@@ -38,7 +38,7 @@ type locateCand struct {
 // in words, the names and headings of the best-ranked sections.
 func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locations, error) {
 	query := strings.TrimSpace(q.Query)
-	if err := checkText("q", query, MaxQueryBytes, "name a function, route, config key, entry or file"); err != nil {
+	if err := checkText("q", q.Query, MaxQueryBytes, "name a function, route, config key, entry or file"); err != nil {
 		return domain.Locations{}, err
 	}
 	limit, footer := q.Limit, ""
@@ -97,12 +97,14 @@ func (e *Engine) locateCandidates(ctx context.Context, query string, limit int) 
 		}
 	}
 	want := limit * 3
+	exactFound := false
 	names := func(text string, exact, partial float64) error {
 		hits, err := e.ix.Names(ctx, text, want)
 		if err != nil {
 			return fmt.Errorf("index names: %w", err)
 		}
 		for i, n := range hits {
+			exactFound = exactFound || n.Exact
 			score := partial - float64(i)/float64(want+1) - lengthPenalty(n.Name.Name, text)
 			if n.Exact {
 				score = exact - float64(i)/float64(want+1)
@@ -115,23 +117,34 @@ func (e *Engine) locateCandidates(ctx context.Context, query string, limit int) 
 		return nil, err
 	}
 	words := queryTerms(query, 8)
-	for _, v := range identifierVariants(words) {
-		if err := names(v, scoreExactWords, scorePartial-50); err != nil {
-			return nil, err
-		}
-	}
-	for _, id := range identifiersIn(query) {
-		if id != query {
-			if err := names(id, scoreExactWords+20, scorePartial-20); err != nil {
-				return nil, err
-			}
-		}
-	}
 	if err := e.entryCandidates(ctx, query, words, add); err != nil {
 		return nil, err
 	}
-	if err := e.rankedCandidates(ctx, query, words, add); err != nil {
-		return nil, err
+	// A name (one word) found exactly needs no ranked search: that search
+	// is for questions in words.
+	whole := false // a name holding every word of the query was found
+	if !exactFound || len(strings.Fields(query)) > 1 {
+		var err error
+		if whole, err = e.rankedCandidates(ctx, query, words, add); err != nil {
+			return nil, err
+		}
+	}
+	// The query's words spelled as code, and the code-like words in it,
+	// only when nothing found so far is named by them: each is one more
+	// scan of the names.
+	if !exactFound && !whole {
+		for _, v := range identifierVariants(words) {
+			if err := names(v, scoreExactWords, scorePartial-50); err != nil {
+				return nil, err
+			}
+		}
+		for _, id := range identifiersIn(query) {
+			if id != query {
+				if err := names(id, scoreExactWords+20, scorePartial-20); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
 	out := make([]locateCand, 0, len(best))
 	for _, c := range best {
@@ -163,7 +176,7 @@ func lengthPenalty(name, query string) float64 {
 // entryCandidates: docs named by the query (id, path, file name or
 // title), as catalog entries with what they link to.
 func (e *Engine) entryCandidates(ctx context.Context, query string, words []string, add func(domain.Hit, float64)) error {
-	cat, err := e.catalog(ctx)
+	docs, err := e.lowerDocs(ctx)
 	if err != nil {
 		return err
 	}
@@ -174,17 +187,14 @@ func (e *Engine) entryCandidates(ctx context.Context, query string, words []stri
 		score float64
 	}
 	var matches []match
-	for _, d := range cat.Docs {
-		id := strings.ToLower(d.ID)
-		base := strings.TrimSuffix(d.Path[strings.LastIndexByte(d.Path, '/')+1:], ".md")
-		title := strings.ToLower(d.Title)
+	for _, d := range docs {
 		switch {
-		case id == low || strings.ToLower(d.Path) == low || strings.ToLower(base) == low || title == low:
-			matches = append(matches, match{d, scoreExact})
-		case joined != "" && (strings.ToLower(base) == joined || strings.HasSuffix(id, "/"+joined)):
-			matches = append(matches, match{d, scoreExactWords})
-		case len(low) >= 3 && (strings.Contains(id, low) || strings.Contains(title, low)):
-			matches = append(matches, match{d, scorePartial - lengthPenalty(id, low)})
+		case d.id == low || d.path == low || d.base == low || d.title == low:
+			matches = append(matches, match{d.doc, scoreExact})
+		case joined != "" && (d.base == joined || strings.HasSuffix(d.id, "/"+joined)):
+			matches = append(matches, match{d.doc, scoreExactWords})
+		case len(low) >= 3 && (strings.Contains(d.id, low) || strings.Contains(d.title, low)):
+			matches = append(matches, match{d.doc, scorePartial - lengthPenalty(d.id, low)})
 		}
 	}
 	sort.SliceStable(matches, func(i, j int) bool { return matches[i].score > matches[j].score })
@@ -216,11 +226,11 @@ func (e *Engine) linkIDs(ctx context.Context, path string) ([]string, error) {
 
 // rankedCandidates: for a query in words, the names defined in the best
 // sections (those that share a word with the query first) and the
-// sections' own headings.
-func (e *Engine) rankedCandidates(ctx context.Context, query string, words []string, add func(domain.Hit, float64)) error {
+// sections' own headings. whole reports a name holding every word.
+func (e *Engine) rankedCandidates(ctx context.Context, query string, words []string, add func(domain.Hit, float64)) (whole bool, err error) {
 	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: query, Limit: 5})
 	if err != nil {
-		return fmt.Errorf("index ranked search: %w", err)
+		return false, fmt.Errorf("index ranked search: %w", err)
 	}
 	entries := map[string]sectionindex.Entry{}
 	for rank, s := range secs {
@@ -251,10 +261,11 @@ func (e *Engine) rankedCandidates(ctx context.Context, query string, words []str
 			if share == 0 {
 				continue
 			}
+			whole = whole || termScore(words, splitName(n.Name)) == 1
 			add(domain.Hit{Kind: n.Kind, Name: n.Name, File: s.Path, Line: n.Line, Signature: n.Signature}, scoreRanked+bonus+60*share)
 		}
 	}
-	return nil
+	return whole, nil
 }
 
 // isStale reports whether the file at path changed since it was indexed

@@ -3,6 +3,7 @@ package localretrieval
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Words of a query that say nothing about what is asked for.
@@ -59,30 +60,63 @@ func termScore(terms []string, text string) float64 {
 	low := strings.ToLower(text)
 	n := 0
 	for _, t := range terms {
-		if strings.Contains(low, stem(t)) {
+		if startsAWord(low, stem(t)) {
 			n++
 		}
 	}
 	return float64(n) / float64(len(terms))
 }
 
-// identifierVariants are the ways code might spell a phrase of words:
-// "auth middleware" as auth_middleware, auth-middleware, authMiddleware,
-// AuthMiddleware and authmiddleware.
+// startsAWord reports whether prefix occurs in text at the start of a word
+// ("rate" in "rate limits", not in "migrate").
+func startsAWord(text, prefix string) bool {
+	for from := 0; ; {
+		i := strings.Index(text[from:], prefix)
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		if at == 0 {
+			return true
+		}
+		r, _ := utf8.DecodeLastRuneInString(text[:at])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return true
+		}
+		from = at + 1
+	}
+}
+
+// identifierVariants are the ways code might spell a phrase of two to
+// four words: "auth middleware" as auth_middleware and authmiddleware
+// (names match ignoring case, so the last is also authMiddleware and
+// AuthMiddleware; auth-middleware, a doc id, is an entry). A longer phrase
+// is a question, not a name.
 func identifierVariants(words []string) []string {
-	if len(words) < 2 || len(words) > 5 {
+	if len(words) < 2 || len(words) > 4 {
 		return nil
 	}
-	camel := words[0]
-	pascal := ""
-	for i, w := range words {
-		up := strings.ToUpper(w[:1]) + w[1:]
-		pascal += up
-		if i > 0 {
-			camel += up
+	return []string{strings.Join(words, "_"), strings.Join(words, "")}
+}
+
+// splitName spells a code name as words: snake_case, kebab-case, dotted
+// and camelCase parts separated by spaces.
+func splitName(name string) string {
+	var b strings.Builder
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == '/':
+			b.WriteByte(' ')
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			b.WriteByte(' ')
 		}
+		b.WriteRune(r)
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
 	}
-	return []string{strings.Join(words, "_"), strings.Join(words, "-"), camel, pascal, strings.Join(words, "")}
+	return b.String()
 }
 
 // identifiersIn returns the words of s that look like code: with '_', '.',

@@ -54,21 +54,14 @@ func errorResult(err error) *mcp.CallToolResult {
 }
 
 // readArguments checks raw against schema (an object of plain-typed
-// properties), drops null arguments, fills in defaults and decodes the
-// result into In.
+// properties): an unknown argument is refused, a null one is not given,
+// defaults are filled in; the result is decoded into In.
 func readArguments[In any](tool string, schema *jsonschema.Schema, raw json.RawMessage) (In, error) {
 	var in In
-	fields := map[string]json.RawMessage{}
-	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
-		if trimmed[0] != '{' || json.Unmarshal(trimmed, &fields) != nil {
-			return in, fmt.Errorf("%w: the arguments of %s must be a JSON object, got %s", domain.ErrInvalidArgument, tool, abbreviate(trimmed))
-		}
+	fields, err := argumentFields(raw)
+	if err != nil {
+		return in, fmt.Errorf("%w: the arguments of %s %w", domain.ErrInvalidArgument, tool, err)
 	}
-	names := make([]string, 0, len(schema.Properties))
-	for name := range schema.Properties {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	var unknown []string
 	for name := range fields {
 		if schema.Properties[name] == nil {
@@ -76,38 +69,88 @@ func readArguments[In any](tool string, schema *jsonschema.Schema, raw json.RawM
 		}
 	}
 	if len(unknown) > 0 {
+		names := make([]string, 0, len(schema.Properties))
+		for name := range schema.Properties {
+			names = append(names, name)
+		}
+		slices.Sort(names)
 		slices.Sort(unknown)
+		if len(unknown) > maxQuotedUnknown {
+			unknown = append(unknown[:maxQuotedUnknown], fmt.Sprintf("and %d more", len(unknown)-maxQuotedUnknown))
+		}
 		return in, fmt.Errorf("%w: unknown argument %s: %s takes %s", domain.ErrInvalidArgument,
 			strings.Join(unknown, ", "), tool, strings.Join(names, ", "))
 	}
-	args := make(map[string]any, len(names))
-	for _, name := range names {
-		prop := schema.Properties[name]
-		value, given := fields[name]
-		if given && !bytes.Equal(bytes.TrimSpace(value), []byte("null")) {
-			v, err := checkValue(name, prop, value)
-			if err != nil {
-				return in, err
-			}
-			args[name] = v
-			continue
-		}
-		switch {
-		case slices.Contains(schema.Required, name):
-			return in, fmt.Errorf("%w: '%s' is missing: %s", domain.ErrInvalidArgument, name, prop.Description)
-		case prop.Default != nil:
-			args[name] = prop.Default
-		}
+	args, err := checkArguments(schema, fields, true)
+	if err != nil {
+		return in, fmt.Errorf("%w: %w", domain.ErrInvalidArgument, err)
 	}
-	data, err := json.Marshal(args)
-	if err == nil {
-		err = json.Unmarshal(data, &in)
-	}
-	if err != nil { // the schema and In disagree: a programming error
+	if err := decodeArguments(args, &in); err != nil { // the schema and In disagree: a programming error
 		return in, fmt.Errorf("%s: decoding the checked arguments: %v", tool, err)
 	}
 	return in, nil
 }
+
+// argumentFields splits raw arguments into fields: no arguments (or null)
+// is an empty object; anything but an object is an error ("must be a JSON
+// object, got ...") to follow the arguments' name.
+func argumentFields(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	fields := map[string]json.RawMessage{}
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		if trimmed[0] != '{' || json.Unmarshal(trimmed, &fields) != nil {
+			return nil, fmt.Errorf("must be a JSON object, got %s", abbreviate(trimmed))
+		}
+	}
+	return fields, nil
+}
+
+// checkArguments checks each of schema's properties in fields (in name
+// order, so the first mistake reported is always the same), refuses a
+// missing required one and fills in defaults. Fields the schema does not
+// name are left out. With nullIsAbsent a null argument counts as not
+// given; without, it must fit the property's type like any value.
+func checkArguments(schema *jsonschema.Schema, fields map[string]json.RawMessage, nullIsAbsent bool) (map[string]any, error) {
+	names := make([]string, 0, len(schema.Properties))
+	for name := range schema.Properties {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	args := make(map[string]any, len(names))
+	for _, name := range names {
+		prop := schema.Properties[name]
+		value, given := fields[name]
+		if given && nullIsAbsent && bytes.Equal(bytes.TrimSpace(value), []byte("null")) {
+			given = false
+		}
+		switch {
+		case given:
+			v, err := checkValue(name, prop, value)
+			if err != nil {
+				return nil, err
+			}
+			args[name] = v
+		case slices.Contains(schema.Required, name) && prop.Description != "":
+			return nil, fmt.Errorf("'%s' is missing: %s", name, prop.Description)
+		case slices.Contains(schema.Required, name):
+			return nil, fmt.Errorf("'%s' is missing", name)
+		case prop.Default != nil:
+			args[name] = prop.Default
+		}
+	}
+	return args, nil
+}
+
+// decodeArguments decodes checked arguments into in.
+func decodeArguments(args map[string]any, in any) error {
+	data, err := json.Marshal(args)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, in)
+}
+
+// maxQuotedUnknown is how many unknown argument names an error quotes.
+const maxQuotedUnknown = 3
 
 // Integers are bounded so that every Go int field holds them, whatever
 // the platform.
@@ -116,7 +159,8 @@ const (
 	maxArgument = math.MaxInt32
 )
 
-// checkValue checks one argument (or list item) against its property and
+// checkValue checks one argument (or list item) against its property
+// (type string, boolean, number, integer, or array; enum and minimum) and
 // returns it as it will be decoded. name is how a message calls it
 // ("depth", "tags[1]").
 func checkValue(name string, prop *jsonschema.Schema, raw json.RawMessage) (any, error) {
@@ -124,10 +168,10 @@ func checkValue(name string, prop *jsonschema.Schema, raw json.RawMessage) (any,
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	if err := d.Decode(&v); err != nil {
-		return nil, fmt.Errorf("%w: '%s' is not valid JSON: %v", domain.ErrInvalidArgument, name, err)
+		return nil, fmt.Errorf("'%s' is not valid JSON: %v", name, err)
 	}
 	wrong := func(want string) error {
-		return fmt.Errorf("%w: '%s' must be %s, got %s", domain.ErrInvalidArgument, name, want, describeJSON(v, raw))
+		return fmt.Errorf("'%s' must be %s, got %s", name, want, describeJSON(v, raw))
 	}
 	switch prop.Type {
 	case "string":
@@ -148,6 +192,15 @@ func checkValue(name string, prop *jsonschema.Schema, raw json.RawMessage) (any,
 			return nil, wrong("true or false")
 		}
 		return v, nil
+	case "number":
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, wrong("a number")
+		}
+		if _, err := n.Float64(); err != nil {
+			return nil, wrong("a finite number")
+		}
+		return n, nil
 	case "integer":
 		n, ok := v.(json.Number)
 		if !ok {

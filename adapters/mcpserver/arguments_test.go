@@ -3,9 +3,12 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/librarian/librarian/adapters/frontmatterindex"
@@ -37,6 +40,9 @@ func TestArgumentErrorsNameTheArgument(t *testing.T) {
 		{"list_documents", map[string]any{"rooot": "x"},
 			"invalid argument: unknown argument 'rooot': list_documents takes depth, line_bounds, max_tokens, root, section_depth, tags"},
 		{"list_documents", map[string]any{"tags": []any{"a", 5}}, "invalid argument: 'tags[1]' must be a string, got 5"},
+		{"list_documents", manyUnknown(), "invalid argument: unknown argument 'x000', 'x001', 'x002', and 997 more: list_documents takes"},
+		{"list_documents", map[string]any{"root": strings.Repeat("x", 1<<20) + "\u0000", "depth": strings.Repeat("9", 1<<20)},
+			`invalid argument: 'depth' must be a whole number, got a string: "9999999999`},
 		{"search_documents", map[string]any{"query": "x", "tags": "a"}, `invalid argument: 'tags' must be a list, got a string: "a"`},
 		{"search_documents", map[string]any{}, "invalid argument: 'query' is missing: what to look for"},
 		{"search_documents", map[string]any{"query": nil}, "invalid argument: 'query' is missing"},
@@ -45,22 +51,32 @@ func TestArgumentErrorsNameTheArgument(t *testing.T) {
 			`invalid argument: 'mode' must be one of "string", "regex", "ranked", got a string: "fuzzy"`},
 		{"search_documents", map[string]any{"query": "x", "max_results": json.RawMessage("1e400")}, "invalid argument: 'max_results' must be a whole number, got 1e400"},
 		{"list_tags", map[string]any{"include_paths": 1}, "invalid argument: 'include_paths' must be true or false, got 1"},
+		{"get_documents", manyUnknown(), "invalid argument: unknown argument 'x000', 'x001', 'x002', and 997 more: get_documents takes"},
 		{"list_tags", map[string]any{"depth": "deep"}, `invalid argument: 'depth' must be a whole number, got a string: "deep"`},
 	} {
 		got, isErr := callText(t, cs, tc.tool, tc.args)
 		switch {
 		case tc.want == "" && isErr:
-			t.Errorf("%s(%v) failed: %s", tc.tool, tc.args, got)
+			t.Errorf("%s failed: %.300s", tc.tool, got)
 		case tc.want != "" && (!isErr || !strings.HasPrefix(got, tc.want)):
-			t.Errorf("%s(%v) = %q (isError %v)\nwant it to start %q", tc.tool, tc.args, got, isErr, tc.want)
+			t.Errorf("%s = %.300q (isError %v)\nwant it to start %q", tc.tool, got, isErr, tc.want)
 		}
-		if strings.Contains(got, "validating") || strings.Contains(got, "Go struct") {
-			t.Errorf("%s(%v) exposes internals: %q", tc.tool, tc.args, got)
+		if isErr && (strings.Contains(got, "validating") || strings.Contains(got, "Go struct") || len(got) > 400) {
+			t.Errorf("%s exposes internals or echoes too much: %.300q", tc.tool, got)
 		}
 	}
 	if got, _ := callText(t, cs, "list_documents", map[string]any{"root": nil}); got != mustCall(t, cs, "list_documents", map[string]any{}) {
 		t.Errorf(`{"root": null} should list like no root at all, got %q`, got)
 	}
+}
+
+// manyUnknown is 1,000 unknown arguments.
+func manyUnknown() map[string]any {
+	args := map[string]any{}
+	for i := range 1000 {
+		args[fmt.Sprintf("x%03d", i)] = i
+	}
+	return args
 }
 
 func mustCall(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) string {
@@ -87,7 +103,7 @@ func TestEngineArgumentErrorsNameTheArgument(t *testing.T) {
 	} {
 		got, isErr := callEngine(t, cs, tc.tool, tc.args)
 		if !isErr || !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%s(%v) = %q (isError %v)\nwant it to start %q", tc.tool, tc.args, got, isErr, tc.want)
+			t.Errorf("%s = %.300q (isError %v)\nwant it to start %q", tc.tool, got, isErr, tc.want)
 		}
 	}
 	if got, isErr := callEngine(t, cs, "librarian_guide", map[string]any{"text": "t", "exclude": nil}); isErr {
@@ -135,6 +151,30 @@ func TestListDocumentsDefaultsAreTheServers(t *testing.T) {
 			if got := string(schema.Properties["line_bounds"].Default); got != "false" {
 				t.Errorf("list_documents.line_bounds default = %s, want false", got)
 			}
+		}
+	}
+}
+
+// The librarian-ts tools keep the original's JSON-RPC invalid-params error
+// and its rules (null refused, unknown arguments ignored), worded the same
+// way: the argument and what it must be, not the schema's path.
+func TestTSArgumentErrorsNameTheArgument(t *testing.T) {
+	cs := connectTS(t, "")
+	for _, tc := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{"listDocuments", map[string]any{"depth": "x"}, `Invalid arguments for tool listDocuments: 'depth' must be a number, got a string: "x"`},
+		{"listDocuments", map[string]any{"directory": nil}, "Invalid arguments for tool listDocuments: 'directory' must be a string, got null"},
+		{"searchDocuments", map[string]any{"query": "x", "caseSensitive": "true"}, `Invalid arguments for tool searchDocuments: 'caseSensitive' must be true or false, got a string: "true"`},
+		{"getDocument", map[string]any{}, "Invalid arguments for tool getDocument: 'filepath' is missing"},
+		{"listTags", json.RawMessage(`[1]`), "Invalid arguments for tool listTags: the arguments must be a JSON object, got [1]"},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || !strings.HasPrefix(rpcErr.Message, tc.want) {
+			t.Errorf("%s(%v) = %v, %v\nwant a -32602 error starting %q", tc.tool, tc.args, res, err, tc.want)
 		}
 	}
 }

@@ -44,11 +44,14 @@ func readGetDocumentsArgs(raw json.RawMessage, defaultMaxTokens int) (getDocumen
 	var unknown []string
 	for name := range fields {
 		if !slices.Contains(getDocumentsFields, name) {
-			unknown = append(unknown, fmt.Sprintf("'%s'", name))
+			unknown = append(unknown, fmt.Sprintf("'%s'", abbreviate(json.RawMessage(name))))
 		}
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
+		if len(unknown) > maxQuotedUnknown {
+			unknown = append(unknown[:maxQuotedUnknown], fmt.Sprintf("and %d more", len(unknown)-maxQuotedUnknown))
+		}
 		return in, fmt.Errorf("%w: unknown argument %s: get_documents takes %s (a selector's own fields go inside a 'select' object)",
 			domain.ErrInvalidArgument, strings.Join(unknown, ", "), strings.Join(getDocumentsFields, ", "))
 	}

@@ -174,31 +174,25 @@ func addTSTool[In any](srv *mcp.Server, tools map[string]tsTool, logger *slog.Lo
 		})
 }
 
-// tsArguments checks raw arguments against the tool's schema, fills in its
-// defaults and decodes them. Arguments that do not fit are a JSON-RPC
+// tsArguments checks raw arguments against the tool's schema (see
+// checkArguments), fills in its defaults and decodes them. Arguments that do not fit are a JSON-RPC
 // invalid-params error naming the tool and what is wrong, as the original's.
 func tsArguments[In any](t tsTool, raw json.RawMessage) (In, error) {
 	var in In
 	invalid := func(err error) error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("Invalid arguments for tool %s: %v", t.name, err)}
 	}
-	args := map[string]any{}
-	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return in, invalid(fmt.Errorf("arguments must be an object: %v", err))
-		}
+	fields, err := argumentFields(raw)
+	if err != nil {
+		return in, invalid(fmt.Errorf("the arguments %w", err))
 	}
-	if err := t.check.ApplyDefaults(&args); err != nil {
-		return in, invalid(err)
-	}
-	if err := t.check.Validate(args); err != nil {
-		return in, invalid(err)
-	}
-	checked, err := json.Marshal(args)
+	// As zod did: unknown arguments ignored, null refused where a value
+	// is expected (zod's optional means absent, not null).
+	args, err := checkArguments(t.check.Schema(), fields, false)
 	if err != nil {
 		return in, invalid(err)
 	}
-	if err := json.Unmarshal(checked, &in); err != nil {
+	if err := decodeArguments(args, &in); err != nil {
 		return in, invalid(err)
 	}
 	return in, nil

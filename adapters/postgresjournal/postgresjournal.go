@@ -102,6 +102,20 @@ func Open(ctx context.Context, dsn string, o Options) (*Journal, error) {
 	return &Journal{pool: pool, where: where}, nil
 }
 
+// Writable reports whether this role may write every journal table (a
+// read-only server's role may not: its caller then keeps a journal of its
+// own).
+func (j *Journal) Writable(ctx context.Context) (bool, error) {
+	var ok bool
+	err := j.pool.QueryRow(ctx, `SELECT has_table_privilege('journal_knowledge', 'INSERT')
+		AND has_table_privilege('journal_guidance', 'INSERT, UPDATE')
+		AND has_table_privilege('journal_log', 'INSERT')`).Scan(&ok)
+	if err != nil {
+		return false, j.fail("check the role's privileges", err)
+	}
+	return ok, nil
+}
+
 // Where names the journal's database for a person (no password).
 func (j *Journal) Where() string { return j.where }
 

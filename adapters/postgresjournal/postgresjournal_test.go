@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -123,4 +124,33 @@ func TestTwoServersShareGuidanceVersions(t *testing.T) {
 func guidance(i int) domain.SessionGuidance {
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	return domain.SessionGuidance{Session: "shared", Caller: "lead", Text: fmt.Sprint("text ", i), SetAt: at, ExpiresAt: at.Add(12 * time.Hour)}
+}
+
+func TestReadOnlyRoleIsNotWritable(t *testing.T) {
+	d := dsn(t)
+	r := os.Getenv("LIBRARIAN_TEST_POSTGRES_READONLY")
+	if r == "" {
+		t.Skip("LIBRARIAN_TEST_POSTGRES_READONLY is not set (see scripts/postgres-test-server)")
+	}
+	schema := fmt.Sprintf("t_journal_ro_%d", os.Getpid())
+	exec(t, d, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
+	ctx := context.Background()
+	owner, err := postgresjournal.Open(ctx, d, postgresjournal.Options{Schema: schema, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close()
+	if ok, err := owner.Writable(ctx); err != nil || !ok {
+		t.Errorf("the owner's journal: writable %v, %v", ok, err)
+	}
+	reader := strings.SplitN(strings.TrimPrefix(r, "postgres://"), ":", 2)[0]
+	exec(t, d, `GRANT USAGE ON SCHEMA `+schema+` TO `+reader+`; GRANT SELECT ON ALL TABLES IN SCHEMA `+schema+` TO `+reader)
+	ro, err := postgresjournal.Open(ctx, r, postgresjournal.Options{Schema: schema, Logger: quiet})
+	if err != nil {
+		t.Fatalf("a read-only role cannot open a current journal: %v", err)
+	}
+	defer ro.Close()
+	if ok, err := ro.Writable(ctx); err != nil || ok {
+		t.Errorf("the read-only role's journal: writable %v, %v; want false", ok, err)
+	}
 }

@@ -39,13 +39,13 @@ var Version = "0.1.0"
 // served tool set reads it and its root is missing (an engine-only server).
 func Module(s app.Settings, logger *slog.Logger) fx.Option {
 	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(s), SectionIndexModule(s), fx.Provide(newLibrary))
-	if !s.NeedsLibrary() && CheckRoot(s) != nil {
+	if !s.NeedsLibrary() && EngineChoice(s) != app.EngineLocal && CheckRoot(s) != nil {
 		library = fx.Options()
 	}
 	return fx.Options(
 		fx.Supply(s, logger),
 		library,
-		EngineModule(),
+		EngineModule(s),
 		MCPModule(),
 	)
 }
@@ -154,14 +154,23 @@ func newLibrary(s app.Settings, logger *slog.Logger, src docindex.Source, p mark
 	return l
 }
 
-// EngineModule provides the engine tools over seed 004's remote engine. It
-// is built only when something needs it (the engine tool set, or eval), and
-// building it contacts nothing.
-func EngineModule() fx.Option {
-	return fx.Module("engine",
-		fx.Provide(fx.Annotate(func(s app.Settings, logger *slog.Logger) (*httpretrieval.Engine, error) {
+// EngineModule provides the engine tools over the engine the settings
+// choose (EngineChoice): the local engine over the library, or seed 004's
+// remote engine. It is built only when something needs it (the engine tool
+// set, or eval), and building it contacts nothing.
+func EngineModule(s app.Settings) fx.Option {
+	var port fx.Option
+	switch EngineChoice(s) {
+	case app.EngineLocal:
+		port = fx.Provide(fx.Annotate(newLocalEngine, fx.As(new(retrieval.Engine))))
+	default:
+		port = fx.Provide(fx.Annotate(func(s app.Settings, logger *slog.Logger) (*httpretrieval.Engine, error) {
 			return httpretrieval.New(httpretrieval.Options{URL: s.EngineURL, Logger: logger})
-		}, fx.As(new(retrieval.Engine)))),
+		}, fx.As(new(retrieval.Engine))))
+	}
+	return fx.Module("engine",
+		port,
+		fx.Provide(NewEngineAPI),
 		fx.Provide(func(s app.Settings, port retrieval.Engine) *app.Engine {
 			return app.NewEngine(port, app.EngineConfig{URL: s.EngineURL, Project: s.EngineProject, Session: s.Session})
 		}),

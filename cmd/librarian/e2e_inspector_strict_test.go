@@ -58,7 +58,13 @@ func TestInspectorStrictSchemas(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &list); err != nil {
 		t.Fatalf("the Inspector's output is not a tools list: %v\n%s", err, stdout.String())
 	}
-	if len(list.Tools) != 4+5+10 {
-		t.Errorf("the Inspector saw %d tools, want the 19 of the three tool sets", len(list.Tools))
+	seen := map[string]bool{}
+	for _, tool := range list.Tools {
+		seen[tool.Name] = true
+	}
+	for _, name := range []string{"list_documents", "get_documents", "search_documents", "list_tags", "getDocument", "searchDocuments", "librarian_brief", "librarian_guide"} {
+		if !seen[name] {
+			t.Errorf("the Inspector did not see %s among %d tools: every tool set must be checked", name, len(list.Tools))
+		}
 	}
 }

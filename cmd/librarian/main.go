@@ -20,6 +20,7 @@ import (
 
 	"github.com/librarian/librarian/adapters/cli"
 	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/app/appfx"
 )
 
@@ -50,7 +51,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	var targets []any
 	switch inv.Command {
 	case "eval":
-		targets = []any{&deps.Engine}
+		// No library and no engine named: nothing to ask (RunEval says so)
+		// rather than retrying seed 004's default URL for 14 s.
+		if s := inv.Settings; appfx.EngineChoice(s) == app.EngineLocal || s.EngineURL != "" || s.Engine != "" {
+			targets = []any{&deps.Engine}
+		}
+	case "gaps":
+		if appfx.EngineChoice(inv.Settings) == app.EngineLocal {
+			targets = []any{&deps.Engine}
+		}
 	case "serve":
 		targets = []any{&server}
 	default:
@@ -59,13 +68,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if inv.Command == "serve" {
 		inv.Settings.IndexWait = true // a shared index's database may come up after the server
 	}
-	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" {
+	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" && inv.Command != "gaps" {
 		s := &inv.Settings
 		switch {
 		case appfx.FromIndexOnly(*s) && inv.Command != "index" && inv.Command != "check":
 			// LIBRARY_INDEX=postgres://… and no library: serve from the index.
 			logger.Info("no library root: serving from the section index alone", "err", err)
-		case inv.Command == "serve" && !s.RootGiven && s.ToolsDefaulted && s.HasTools("engine"):
+		case inv.Command == "serve" && !s.RootGiven && s.ToolsDefaulted && s.HasTools("engine") && s.Engine != app.EngineLocal:
 			// Seed 004's setup names only LIBRARIAN_URL: serve the engine
 			// tools alone rather than fail on a library nobody asked for.
 			logger.Warn("no library: serving the engine tools only", "err", err)

@@ -1,8 +1,11 @@
 // Package retrieval is the retrieval-engine port: a service that knows a
 // whole machine's code (locations, answers, briefings, dependencies) and
-// learns from agents, as seed 004 describes it. Adapter:
-// adapters/httpretrieval (seed 004's HTTP+JSON contract). Every adapter runs
-// the contract suite in retrievaltest.
+// learns from agents, as seed 004 describes it. Adapters:
+// adapters/httpretrieval (seed 004's HTTP+JSON contract, run against the
+// wire suite retrievaltest.Run) and adapters/localretrieval (answered on
+// this machine from the section index and the journal, run against the
+// answers suite retrievaltest.RunLibrary, as is the HTTP client in front of
+// adapters/engineapi serving it).
 //
 // The seed's engine is one service with ten operations. They are split here
 // by what a caller wants from the engine, so a use case that needs only one
@@ -76,7 +79,10 @@ type Steward interface {
 // (no answer in time, not retried), domain.ErrEngineReply (an answer that
 // does not fit the contract), a *domain.EngineStatusError (an HTTP error
 // status, not retried), a *domain.EngineError (the engine's own `error`
-// field), or the context's error when ctx ends first.
+// field), or the context's error when ctx ends first. An engine that
+// answers itself (the local one) reports the caller's mistakes as
+// domain.ErrInvalidArgument and an unknown entry as domain.ErrNotFound,
+// each naming the field or the entry.
 type Engine interface {
 	Answerer
 	Finder

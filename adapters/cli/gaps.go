@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/librarian/librarian/app"
+)
+
+// RunGaps is `librarian gaps [--limit N]`: the gaps agents reported to the
+// local engine (librarian_gap), newest first, for a docs team.
+func RunGaps(ctx context.Context, engine *app.Engine, args []string, stdout, stderr io.Writer) int {
+	fs, limit := newGapsFlags()
+	operands, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		Usage(stdout, "gaps")
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, fmt.Errorf("gaps: %w (usage: librarian gaps [--limit N])", err))
+	}
+	if len(operands) > 0 {
+		return fail(stderr, fmt.Errorf("gaps takes no operands, got %q (usage: librarian gaps [--limit N])", operands))
+	}
+	if engine == nil {
+		return fail(stderr, errors.New("gaps: `librarian gaps` lists the gaps reported to the local engine, which needs a library (LIBRARY_ROOT or --root) and no LIBRARIAN_URL (or LIBRARIAN_ENGINE=local); a remote engine keeps its own"))
+	}
+	text, err := engine.Gaps(ctx, *limit)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	fmt.Fprintln(stdout, text)
+	return 0
+}
+
+// newGapsFlags is gaps' own flag set.
+func newGapsFlags() (*flag.FlagSet, *int) {
+	fs := newFlagSet("gaps", io.Discard)
+	return fs, fs.Int("limit", 0, "")
+}

@@ -1,0 +1,327 @@
+package localretrieval_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/retrieval"
+	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
+)
+
+var (
+	ctx  = context.Background()
+	tags = domain.EngineTags{Session: "sess-1", Caller: "worker-2"}
+)
+
+func bundled(t testing.TB) string { return filepath.Join(repoRoot(), "library") }
+
+func TestLocateBundled(t *testing.T) {
+	eng := newLocal(t, bundled(t))
+	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "Validate", Limit: 10, Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loc.Hits) == 0 || loc.Source != "index" {
+		t.Fatalf("no hits: %+v", loc)
+	}
+	first := loc.Hits[0]
+	if first.Kind != "function" || first.Name != "Validate" || first.File != "backend/auth.md" || first.Line != 47 || first.Signature != "(r *http.Request) (Claims, error)" || first.Stale {
+		t.Errorf("first hit is %+v, want the function Validate at backend/auth.md:47", first)
+	}
+	for _, tc := range []struct{ query, kind, name, file string }{
+		{"caching", "entry", "caching", "backend/storage/caching.md"},
+		{"Rotation", "heading", "Rotation", "backend/auth.md"},
+		{"auth.refresh.reuse", "config", "auth.refresh.reuse", "backend/auth.md"},
+		{"invalidate", "function", "invalidate", "backend/storage/caching.md"},
+		{"fan-out deletes", "heading", "Fan-out deletes", "backend/storage/caching.md"},
+	} {
+		loc, err := eng.Locate(ctx, domain.LocateQuery{Query: tc.query, Limit: 10, Tags: tags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(loc.Hits) == 0 || loc.Hits[0].Kind != tc.kind || loc.Hits[0].Name != tc.name || loc.Hits[0].File != tc.file {
+			t.Errorf("locate %q: first hit %+v, want [%s] %s in %s (all: %+v)", tc.query, first0(loc), tc.kind, tc.name, tc.file, loc.Hits)
+		}
+	}
+	loc, _ = eng.Locate(ctx, domain.LocateQuery{Query: "caching", Limit: 10, Tags: tags})
+	if got := loc.Hits[0].DependsOn; len(got) != 1 || got[0] != "auth" {
+		t.Errorf("caching's depends_on is %v, want [auth] (its link to ../auth.md)", got)
+	}
+}
+
+func first0(l domain.Locations) domain.Hit {
+	if len(l.Hits) == 0 {
+		return domain.Hit{}
+	}
+	return l.Hits[0]
+}
+
+func TestLocateExactBeatsPartial(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a.md", "# A\n\n```go\nfunc ValidateAll() {}\n```\n")
+	write(t, root, "b.md", "# B\n\n```go\nfunc Validate() {}\n```\n")
+	eng := newLocal(t, root)
+	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "validate", Limit: 10, Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loc.Hits) < 2 || loc.Hits[0].Name != "Validate" || loc.Hits[1].Name != "ValidateAll" {
+		t.Errorf("hits %+v, want Validate (exact) before ValidateAll (partial)", loc.Hits)
+	}
+}
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLocateStale(t *testing.T) {
+	root := copyDir(t, bundled(t))
+	eng := newLocal(t, root)
+	if err := os.WriteFile(filepath.Join(root, "backend", "auth.md"), []byte("# Authentication\n\nrewritten\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "Validate", Limit: 10, Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loc.Hits) == 0 || !loc.Hits[0].Stale {
+		t.Errorf("hit in a file changed since it was indexed is not stale: %+v", loc.Hits)
+	}
+	st, err := eng.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report map[string]any
+	json.Unmarshal(st.JSON, &report)
+	if report["files_changed_since"] != 1.0 {
+		t.Errorf("files_changed_since is %v, want 1: %s", report["files_changed_since"], st.JSON)
+	}
+}
+
+func TestAskBundled(t *testing.T) {
+	eng := newLocal(t, bundled(t))
+	a, err := eng.Ask(ctx, domain.AskQuery{Query: "how are refresh tokens rotated?", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"[1] auth (backend/auth.md) § refresh-tokens/rotation \"Rotation\" · L18–",
+		"L20: Every refresh returns a NEW refresh token",
+		`more: get_documents {"doc": "auth", "sections": ["refresh-tokens/rotation"]}`,
+	} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, a.Text)
+		}
+	}
+	if a.Provider != "librarian-local" || a.Busy != nil {
+		t.Errorf("provider %q busy %v", a.Provider, a.Busy)
+	}
+	none, err := eng.Ask(ctx, domain.AskQuery{Query: "quantum chromodynamics lattice", Tags: tags})
+	if err != nil || !strings.Contains(none.Text, "The library has no section that answers") || !strings.Contains(none.Text, "librarian_gap") {
+		t.Errorf("an unanswerable question: %v\n%s", err, none.Text)
+	}
+}
+
+func TestDiscussCarriesTheTopic(t *testing.T) {
+	eng := newLocal(t, bundled(t))
+	history := []domain.Turn{{Role: "user", Content: "how does cache invalidation work?"}, {Role: "assistant", Content: "fan-out deletes"}}
+	a, err := eng.Ask(ctx, domain.AskQuery{Query: "and what is the TTL?", History: history, Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a.Text, "caching (backend/storage/caching.md)") || !strings.Contains(a.Text, "earlier question") {
+		t.Errorf("a follow-up did not stay on the earlier topic:\n%s", a.Text)
+	}
+	rows, _ := eng.Interactions(ctx, "sess-1", 10)
+	if len(rows) != 1 || rows[0].Kind != "discuss" {
+		t.Errorf("log rows %+v, want one discuss row", rows)
+	}
+}
+
+func TestTellIsSearchable(t *testing.T) {
+	root := copyDir(t, bundled(t))
+	eng := newLocal(t, root)
+	r, err := eng.Tell(ctx, domain.Tell{Subject: "session store", Info: "sessions moved to the quillwort cluster in v2", Tags: tags})
+	if err != nil || !strings.HasPrefix(r.Stored, "tell #1 ") {
+		t.Fatalf("tell: %v %q", err, r.Stored)
+	}
+	a, err := eng.Ask(ctx, domain.AskQuery{Query: "where is the session store?", Tags: tags})
+	if err != nil || !strings.Contains(a.Text, "Told by agents (not in the docs):\n- [tell #1] session store: sessions moved to the quillwort cluster in v2 (told by worker-2,") {
+		t.Errorf("ask does not quote the told knowledge: %v\n%s", err, a.Text)
+	}
+	b, err := eng.Brief(ctx, domain.BriefQuery{Task: "change the session store", Tags: tags})
+	if err != nil || !strings.Contains(b.Text, "[tell #1] session store") {
+		t.Errorf("brief does not quote the told knowledge: %v\n%s", err, b.Text)
+	}
+	// Nothing is written into the library folder.
+	before := listing(t, bundled(t))
+	if after := listing(t, root); after != before {
+		t.Errorf("the library folder changed:\n%s\nwas\n%s", after, before)
+	}
+}
+
+func listing(t *testing.T, root string) string {
+	var b strings.Builder
+	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		rel, _ := filepath.Rel(root, p)
+		b.WriteString(rel + "\n")
+		return nil
+	})
+	return b.String()
+}
+
+func TestBrief(t *testing.T) {
+	eng := newLocal(t, bundled(t))
+	b, err := eng.Brief(ctx, domain.BriefQuery{Task: "add rate limiting to the login flow", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1. auth (backend/auth.md) ~353 tokens: Authentication", "§ login-flow L", "Read first: get_documents [{\"doc\": \"auth\", \"sections\": [\"login-flow\"]}", "Nothing in the library on: rate, limiting"} {
+		if !strings.Contains(b.Text, want) {
+			t.Errorf("brief lacks %q:\n%s", want, b.Text)
+		}
+	}
+	if len(b.Text) > 1500*4 {
+		t.Errorf("brief is %d bytes, over its budget", len(b.Text))
+	}
+}
+
+func TestDepends(t *testing.T) {
+	eng := newLocal(t, bundled(t))
+	d, err := eng.Depends(ctx, "auth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Dependents) != 2 || d.Dependents[0] != "caching" || d.Dependents[1] != "getting-started" || d.DependsOn == nil || len(d.DependsOn) != 0 {
+		t.Errorf("auth: %+v, want caching and getting-started as its dependents, no dependencies", d)
+	}
+	d, err = eng.Depends(ctx, "backend/storage/caching.md")
+	if err != nil || len(d.DependsOn) != 1 || d.DependsOn[0] != "auth" {
+		t.Errorf("caching by path: %+v %v", d, err)
+	}
+	if _, err := eng.Depends(ctx, "no-such-doc"); !errors.Is(err, domain.ErrNotFound) || !strings.Contains(err.Error(), "no entry 'no-such-doc'") {
+		t.Errorf("unknown entry: %v", err)
+	}
+}
+
+func TestGuideExcludesAndLogs(t *testing.T) {
+	eng := newLocal(t, bundled(t))
+	r, err := eng.Guide(ctx, domain.Guidance{Text: "stay out of storage", Exclude: []string{"storage/"}, Expect: "backend/auth.md", Tags: tags})
+	if err != nil || !r.Stored || r.Version != "1" || r.ExpiresAt.At.IsZero() {
+		t.Fatalf("guide: %+v %v", r, err)
+	}
+	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "invalidate", Limit: 10, Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loc.ExcludedHits == 0 {
+		t.Errorf("no hit excluded: %+v", loc)
+	}
+	for _, h := range loc.Hits {
+		if strings.HasPrefix(h.File, "backend/storage/") {
+			t.Errorf("excluded hit served: %+v", h)
+		}
+	}
+	// Another session is not guided.
+	other, _ := eng.Locate(ctx, domain.LocateQuery{Query: "invalidate", Limit: 10, Tags: domain.EngineTags{Session: "other"}})
+	if other.ExcludedHits != 0 || len(other.Hits) == 0 {
+		t.Errorf("another session's locate: %+v", other)
+	}
+	rej, err := eng.Guide(ctx, domain.Guidance{Text: "hide all", Exclude: []string{"*"}, Tags: tags})
+	if err != nil || rej.Stored || !strings.Contains(rej.Reason, "matches every doc of the library (4)") {
+		t.Errorf("an exclude matching everything: %+v %v", rej, err)
+	}
+	rows, err := eng.Interactions(ctx, "sess-1", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Kind != "guide" || rows[0].Served[1] != "expect: backend/auth.md" || rows[1].Kind != "locate" || rows[1].GuidanceVersion != "1" ||
+		rows[1].ExcludedHits != loc.ExcludedHits || rows[1].Caller != "worker-2" || rows[1].Query != "invalidate" {
+		t.Errorf("session log: %+v", rows)
+	}
+	if cleared, err := eng.ClearGuide(ctx, "sess-1"); !cleared || err != nil {
+		t.Errorf("clear: %v %v", cleared, err)
+	}
+	if again, _ := eng.Locate(ctx, domain.LocateQuery{Query: "invalidate", Limit: 10, Tags: tags}); again.ExcludedHits != 0 {
+		t.Errorf("guidance still applied after a clear")
+	}
+}
+
+func TestGapsAreListed(t *testing.T) {
+	eng := newLocal(t, bundled(t))
+	if _, err := eng.Gap(ctx, domain.Gap{Subject: "billing", Missing: "where invoices are rendered", Tags: tags}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := eng.Status(ctx)
+	if !strings.Contains(string(st.JSON), `"gaps":{"all":"librarian gaps","count":1,"recent":[{"at":`) || !strings.Contains(string(st.JSON), `"missing":"where invoices are rendered","subject":"billing"`) {
+		t.Errorf("status: %s", st.JSON)
+	}
+	if !st.IndexBuiltAt.Equal(builtAt) {
+		t.Errorf("built at %v", st.IndexBuiltAt)
+	}
+	gaps, _ := eng.Gaps(ctx, 0)
+	if len(gaps) != 1 || gaps[0].Subject != "billing" || gaps[0].Tags.Caller != "worker-2" {
+		t.Errorf("gaps: %+v", gaps)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	eng := newLocal(t, bundled(t))
+	huge := strings.Repeat("x", 100<<10)
+	for _, tc := range []struct {
+		name string
+		call func() error
+		says string
+	}{
+		{"empty locate", func() error { _, err := eng.Locate(ctx, domain.LocateQuery{Query: "  ", Tags: tags}); return err }, "'q' is empty"},
+		{"huge locate", func() error { _, err := eng.Locate(ctx, domain.LocateQuery{Query: huge, Tags: tags}); return err }, "'q' is 102400 bytes, over the 8192-byte limit"},
+		{"empty ask", func() error { _, err := eng.Ask(ctx, domain.AskQuery{Tags: tags}); return err }, "'query' is empty"},
+		{"huge brief", func() error { _, err := eng.Brief(ctx, domain.BriefQuery{Task: huge, Tags: tags}); return err }, "'task' is 102400 bytes"},
+		{"bad role", func() error {
+			_, err := eng.Ask(ctx, domain.AskQuery{Query: "q", History: []domain.Turn{{Role: "system", Content: "x"}}, Tags: tags})
+			return err
+		}, `history[0].role is "system"`},
+		{"empty tell", func() error { _, err := eng.Tell(ctx, domain.Tell{Subject: "s", Tags: tags}); return err }, "'info' is empty"},
+		{"log limit", func() error { _, err := eng.Interactions(ctx, "s", 10000); return err }, "'limit' is 10000: give 1 to 1000"},
+	} {
+		err := tc.call()
+		if !errors.Is(err, domain.ErrInvalidArgument) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: %v, want an invalid argument saying %q", tc.name, err, tc.says)
+		}
+	}
+	for _, limit := range []int{0, 10000} {
+		loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "token", Limit: limit, Tags: tags})
+		if err != nil || len(loc.Hits) == 0 || len(loc.Hits) > 100 {
+			t.Errorf("limit %d: %d hits, %v", limit, len(loc.Hits), err)
+		}
+		if limit == 10000 && !strings.Contains(loc.Footer, "limit 10000 is over the local engine's 100") {
+			t.Errorf("limit 10000: footer %q", loc.Footer)
+		}
+	}
+	rej, err := eng.Guide(ctx, domain.Guidance{Text: "", Tags: tags})
+	if err != nil || rej.Stored || !strings.Contains(rej.Reason, "guidance text is empty") {
+		t.Errorf("empty guidance: %+v %v", rej, err)
+	}
+}
+
+// TestContractLibrary: the local engine keeps the promises of an engine
+// that answers from a library (retrievaltest.RunLibrary). The wire suite,
+// retrievaltest.Run, is for clients of seed 004's HTTP contract: the local
+// engine speaks no HTTP; adapters/engineapi's tests run it through the
+// HTTP client against the engine API serving this engine.
+func TestContractLibrary(t *testing.T) {
+	retrievaltest.RunLibrary(t, func(t *testing.T) retrieval.Engine { return newLocal(t, bundled(t)) })
+}
