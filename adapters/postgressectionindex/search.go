@@ -61,11 +61,13 @@ func likeEscape(s string) string {
 // queryCTE defines q(q, terms) for the text $1: terms are its distinct
 // lexemes as the librarian_english configuration analyses it (stemmed,
 // diacritics folded, stop words dropped), each a tsquery; q matches any of
-// them, since a question in words rarely has every word in one section.
+// them, since a question in words rarely has every word in one section;
+// qall matches all of them.
 // q is NULL when the text has no lexeme (then nothing matches).
 const queryCTE = `l AS (SELECT DISTINCT '''' || replace(replace(lexeme, '\', '\\'), '''', '''''') || '''' AS quoted
 		FROM unnest(to_tsvector('librarian_english', $1))),
-	q AS (SELECT string_agg(quoted, ' | ')::tsquery AS q, array_agg(quoted::tsquery) AS terms FROM l)`
+	q AS (SELECT string_agg(quoted, ' | ')::tsquery AS q, string_agg(quoted, ' & ')::tsquery AS qall,
+		array_agg(quoted::tsquery) AS terms FROM l)`
 
 // rankWeights are ts_rank_cd's weights for D, C, B, A: body, (unused),
 // code identifiers, doc title and heading path.
@@ -93,22 +95,31 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 	// A section holding more of the question's distinct terms ranks first
 	// (as BM25's sum over terms does; ts_rank_cd alone lets many hits of
 	// one word in a title beat a section with every word); within that,
-	// cover density with the column weights, squashed into [0, 1).
-	rows, err := ix.pool.Query(ctx, `WITH `+queryCTE+`
-		SELECT path, section_id, start_line, end_line, hits + cd / (1 + cd) AS score FROM (
-			SELECT s.path, s.ord, s.section_id, s.start_line, s.end_line,
-				(SELECT count(*) FROM unnest(q.terms) t WHERE s.search @@ t)::float8 AS hits,
-				ts_rank_cd(`+rankWeights+`, s.search, q.q)::float8 AS cd
-			FROM sections s, q WHERE s.search @@ q.q`+filter+`
-		) r ORDER BY score DESC, path, ord LIMIT $2`, args...)
-	if err != nil {
-		return nil, ix.fail("rank sections", err)
+	// cover density with the column weights, squashed into [0, 1). So when
+	// enough sections hold every term (q.qall, a selective GIN lookup), they
+	// are the answer, and the sections holding only some (q.q, which may be
+	// most of a big library for common words) need not be scored at all.
+	rank := func(match string) ([]domain.RankedSection, error) {
+		rows, err := ix.pool.Query(ctx, `WITH `+queryCTE+`
+			SELECT path, section_id, start_line, end_line, hits + cd / (1 + cd) AS score FROM (
+				SELECT s.path, s.ord, s.section_id, s.start_line, s.end_line,
+					(SELECT count(*) FROM unnest(q.terms) t WHERE s.search @@ t)::float8 AS hits,
+					ts_rank_cd(`+rankWeights+`, s.search, q.q)::float8 AS cd
+				FROM sections s, q WHERE s.search @@ `+match+filter+`
+			) r ORDER BY score DESC, path, ord LIMIT $2`, args...)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.RankedSection, error) {
+			var s domain.RankedSection
+			err := r.Scan(&s.Path, &s.SectionID, &s.Start, &s.End, &s.Score)
+			return s, err
+		})
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.RankedSection, error) {
-		var s domain.RankedSection
-		err := r.Scan(&s.Path, &s.SectionID, &s.Start, &s.End, &s.Score)
-		return s, err
-	})
+	out, err := rank("q.qall")
+	if err == nil && len(out) < limit {
+		out, err = rank("q.q")
+	}
 	if err != nil {
 		return nil, ix.fail("rank sections", err)
 	}
