@@ -43,7 +43,9 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, schema, where string, m Mi
 	}
 	from := v
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('librarian-migrate:' || $1))`, schema); err != nil {
+		// One lock for the whole database, not per schema: migrations of
+		// two schemas may both create the extensions they share.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('librarian-migrate'))`); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{schema}.Sanitize()); err != nil {
