@@ -71,18 +71,25 @@ func BenchmarkPostgresServer(b *testing.B) {
 			"what is the calibration procedure", "quillwort habitat", "configure the cache expiry", "deployment rollback steps",
 			"how are errors retried", "authentication token refresh", "database migration order",
 		}
-		const reps = 30
+		// The regex has ~1,900 docs with hits and every candidate doc is
+		// read (the answer counts every hit), so it gets fewer reps; the
+		// RSS is taken before it (a server answering ranked and literal
+		// queries) and after it (the parses of every candidate cached).
+		const reps, regexReps = 20, 3
 		var ranked, literal, rx []time.Duration
 		for i := 0; i < reps; i++ {
 			ranked = append(ranked, timed("ranked", "search_documents", map[string]any{"query": questions[i%len(questions)], "mode": "ranked"}))
 			literal = append(literal, timed("rare literal", "search_documents", map[string]any{"query": rare}))
+		}
+		b.ReportMetric(float64(peakRSS(b, pid))/(1<<20), "rss-MiB")
+		for i := 0; i < regexReps; i++ {
 			rx = append(rx, timed("regex", "search_documents", map[string]any{"query": regex, "mode": "regex", "max_results": 50}))
 		}
 		for name, d := range map[string][]time.Duration{"ranked": ranked, "rare": literal, "regex": rx} {
 			b.ReportMetric(ms(percentile(d, 50)), name+"-p50-ms")
 			b.ReportMetric(ms(percentile(d, 99)), name+"-p99-ms")
 		}
-		b.ReportMetric(float64(peakRSS(b, pid))/(1<<20), "rss-MiB")
+		b.ReportMetric(float64(peakRSS(b, pid))/(1<<20), "rss-after-regex-MiB")
 
 		// A second server answers the same.
 		s2, _ := benchServer(b, dsn)
@@ -91,7 +98,6 @@ func BenchmarkPostgresServer(b *testing.B) {
 			args map[string]any
 		}{
 			{"search_documents", map[string]any{"query": rare}},
-			{"search_documents", map[string]any{"query": regex, "mode": "regex", "max_results": 50}},
 			{"search_documents", map[string]any{"query": questions[0], "mode": "ranked"}},
 			{"list_tags", map[string]any{}},
 			{"list_documents", map[string]any{"depth": 1}},
