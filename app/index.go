@@ -77,6 +77,9 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	if l.idx == nil {
 		return RefreshStats{}, errors.New("no section index in use (LIBRARY_INDEX)")
 	}
+	if l.servedFromIndex() {
+		return RefreshStats{}, errors.New("the library is served from its section index alone: index it from its root (librarian index --root DIR --to …)")
+	}
 	s := l.idx
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
@@ -276,8 +279,8 @@ func (l *Library) WaitBuilt(ctx context.Context, progress func(done, total int))
 // doc the index does not hold in its current version, until ctx ends. It
 // logs a failed refresh (one line) and goes on: searches then scan files.
 func (l *Library) KeepIndexed(ctx context.Context) {
-	if l.idx == nil {
-		return
+	if l.idx == nil || l.servedFromIndex() {
+		return // nothing to refresh from: another process writes the index
 	}
 	for {
 		st, err := l.Refresh(ctx, nil)

@@ -21,6 +21,9 @@ func (l *Library) IndexFreshener(every time.Duration) func(ctx context.Context) 
 		last    time.Time
 	)
 	return func(ctx context.Context) error {
+		if l.servedFromIndex() {
+			return nil // current by construction: another process writes it
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if !built {

@@ -232,3 +232,16 @@ func TestKeepIndexedBuildsThenWarmsThenFollowsEdits(t *testing.T) {
 		}
 	}
 }
+
+func TestPostgresIndexSetting(t *testing.T) {
+	env := map[string]string{"LIBRARY_INDEX": " postgres://Reader:S3cret@db.example:5432/Docs "}
+	s, err := LoadSettings(func(k string) string { return env[k] }, nil)
+	if err != nil || s.Validate() != nil || !s.PostgresIndex() || s.Index != "postgres://Reader:S3cret@db.example:5432/Docs" {
+		t.Errorf("a postgres URL: %q (postgres %v), %v; want it kept as written, case and all", s.Index, s.PostgresIndex(), err)
+	}
+	env["LIBRARY_INDEX"] = "postgress://Reader:S3cret@db.example/Docs"
+	_, err = LoadSettings(func(k string) string { return env[k] }, nil)
+	if err == nil || strings.Contains(err.Error(), "S3cret") || !strings.Contains(err.Error(), `"postgress:"`) || !strings.Contains(err.Error(), "LIBRARY_INDEX") {
+		t.Errorf("a mistyped URL: %v; want an error naming the setting and the scheme, never the password", err)
+	}
+}

@@ -22,13 +22,22 @@ func (l *Library) indexSkips(ctx context.Context, docs []domain.Document, q doma
 	if l.idx == nil || len(q.AnyOf) == 0 || len(docs) == 0 {
 		return nil
 	}
-	if err := l.idx.ensureStamps(ctx); err != nil {
-		l.idx.log.Warn("section index unreadable; scanning every doc", "err", err.Error())
-		return nil
+	// A library served from its index alone lists what the index holds:
+	// the index holds every doc's current version by construction.
+	fromIndex := l.servedFromIndex()
+	if !fromIndex {
+		if err := l.idx.ensureStamps(ctx); err != nil {
+			l.idx.log.Warn("section index unreadable; scanning every doc", "err", err.Error())
+			return nil
+		}
 	}
 	held := make([]bool, len(docs))
 	stale := false
 	for i, d := range docs {
+		if fromIndex {
+			held[i] = true
+			continue
+		}
 		stamp := d.Stamp
 		if stamp == (domain.Stamp{}) {
 			var err error

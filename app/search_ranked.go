@@ -104,7 +104,7 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 			notes = append(notes, openNote(d, err))
 			continue
 		}
-		if held, ok := l.idx.indexedStamp(d.Path); !ok || !held.Equal(p.stamp) {
+		if held, ok := l.idx.indexedStamp(d.Path); !l.servedFromIndex() && (!ok || !held.Equal(p.stamp)) {
 			l.idx.noticeStale()
 			continue
 		}
@@ -156,7 +156,7 @@ func rankedHits(s domain.RankedSection) sectionHits {
 // ensureIndexed makes sure a whole refresh has finished in this process
 // (running one when none runs), reporting the running build's progress.
 func (l *Library) ensureIndexed(ctx context.Context, progress func(done, total int)) error {
-	if _, _, built := l.IndexProgress(); built {
+	if _, _, built := l.IndexProgress(); built || l.servedFromIndex() {
 		return nil
 	}
 	done := make(chan error, 1)

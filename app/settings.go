@@ -31,11 +31,15 @@ type Settings struct {
 	ToolsDefaulted bool     // Tools were not given: Validate chose them
 
 	// Index is LIBRARY_INDEX: "on" (a SQLite file per library in
-	// IndexDir) or "off" (an in-memory index, no file); "" means "on".
+	// IndexDir) or "off" (an in-memory index, no file); "" means "on"; or
+	// a postgres:// URL: a PostgreSQL database a team shares (PostgresIndex).
 	Index string
 	// IndexDir is LIBRARY_INDEX_DIR: where index files live; "" means the
 	// user's cache folder (os.UserCacheDir()/librarian).
 	IndexDir string
+	// IndexWait makes opening a PostgreSQL index retry with backoff while
+	// the database is unreachable (serve sets it; commands fail at once).
+	IndexWait bool
 
 	EngineURL     string // LIBRARIAN_URL
 	Engine        string // LIBRARIAN_ENGINE: "", "local" or "remote" (see EngineChoice)
@@ -157,10 +161,10 @@ var SettingSpecs = append([]SettingSpec{
 			}
 			return checkTools(s.Tools)
 		}},
-	{Key: "index", Flags: []string{"index"}, Env: []string{"LIBRARY_INDEX"}, Value: "on|off", Default: "on",
-		Help: "the section index: on, a SQLite file per library; off, in memory for the run (no file)",
+	{Key: "index", Flags: []string{"index"}, Env: []string{"LIBRARY_INDEX"}, Value: "on|off|postgres://…", Default: "on",
+		Help: "the section index: on, a SQLite file per library; off, in memory for the run (no file); a postgres:// URL, a database a team shares",
 		Apply: func(s *Settings, v, _ string) error {
-			s.Index = strings.ToLower(strings.TrimSpace(v))
+			s.Index = indexSetting(v)
 			return checkIndex(s.Index)
 		}},
 	{Key: "index-dir", Flags: []string{"index-dir"}, Env: []string{"LIBRARY_INDEX_DIR"}, Value: "DIR", Default: "the user cache folder's librarian/",
@@ -314,9 +318,7 @@ func (s *Settings) Validate() error {
 	if err := checkTools(s.Tools); err != nil {
 		return err
 	}
-	if s.Index == "" {
-		s.Index = "on"
-	}
+	s.Index = indexSetting(s.Index)
 	if err := checkIndex(s.Index); err != nil {
 		return fmt.Errorf("LIBRARY_INDEX %w", err)
 	}
@@ -337,10 +339,42 @@ func checkEngine(kind string) error {
 }
 
 func checkIndex(mode string) error {
-	if !contains(IndexModes, mode) {
-		return fmt.Errorf("%q: want on (a SQLite index file per library, the default) or off (an in-memory index)", mode)
+	if !contains(IndexModes, mode) && !isPostgresURL(mode) {
+		return fmt.Errorf("%s: want on (a SQLite index file per library, the default), off (an in-memory index) or a postgres://… URL (a shared PostgreSQL index)", quoteSetting(mode))
 	}
 	return nil
+}
+
+// indexSetting normalizes LIBRARY_INDEX: on and off in any case; a URL
+// keeps its case (a password may need it).
+func indexSetting(v string) string {
+	v = strings.TrimSpace(v)
+	if l := strings.ToLower(v); l == "" || contains(IndexModes, l) {
+		return firstNonEmpty(l, "on")
+	}
+	return v
+}
+
+// PostgresIndex reports whether LIBRARY_INDEX names a PostgreSQL database
+// (postgres:// or postgresql://): the shared index of a team.
+func (s Settings) PostgresIndex() bool { return isPostgresURL(s.Index) }
+
+func isPostgresURL(v string) bool {
+	l := strings.ToLower(v)
+	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+// quoteSetting quotes a setting for an error, except a value that looks
+// like a connection string (a mistyped postgres URL may carry a password):
+// of that only the part before the first ':' is shown.
+func quoteSetting(v string) string {
+	if !strings.Contains(v, "://") && !strings.Contains(v, "@") && !strings.Contains(v, "=") {
+		return strconv.Quote(v)
+	}
+	if i := strings.IndexByte(v, ':'); i >= 0 && i <= 12 {
+		return strconv.Quote(v[:i]+":") + "…"
+	}
+	return "(a connection string)"
 }
 
 func checkConvention(c string) error {

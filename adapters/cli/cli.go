@@ -89,6 +89,11 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	if err != nil {
 		return helpOrError(inv, err, out)
 	}
+	if inv.Command == "index" {
+		if inv.Args, given, err = indexTarget(inv.Args, given); err != nil {
+			return Invocation{}, err
+		}
+	}
 	if inv.Command == "serve" && len(inv.Args) > 0 {
 		return Invocation{}, fmt.Errorf("serve takes no arguments, got %q", inv.Args)
 	}

@@ -79,11 +79,15 @@ var commands = []command{
 			{"include-paths", "", "list each tag's docs under it", "librarian tags --include-paths"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian tags --depth 1"},
 		}},
-	{name: "index", usage: "librarian index", summary: "build or refresh the library's section index",
+	{name: "index", usage: "librarian index [--to postgres://…]", summary: "build or refresh the library's section index",
 		about: "Parses only the files whose stamp changed since the index last saw them, removes docs gone from\n" +
 			"the library, and prints one summary line; on a terminal a progress line runs on stderr.\n" +
-			"The index file is in LIBRARY_INDEX_DIR (--index-dir); LIBRARY_INDEX=off keeps it in memory.\n" +
-			"Example: librarian index --root ./docs"},
+			"The index file is in LIBRARY_INDEX_DIR (--index-dir); LIBRARY_INDEX=off keeps it in memory;\n" +
+			"--to (or LIBRARY_INDEX) postgres://… indexes into a PostgreSQL database a team's servers share.\n" +
+			"Example: librarian index --root ./docs",
+		flags: []flagDoc{
+			{"to", "DSN", "the index to build, as LIBRARY_INDEX names it: a postgres:// URL (one writer at a time)", "librarian index --root ./docs --to postgres://indexer@db/docs"},
+		}},
 	{name: "eval", usage: "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", summary: "score a retrieval engine on questions (seed 004's eval)",
 		about: "Runs each question through its skill against the engine: the local one over the library, or\n" +
 			"LIBRARIAN_URL (--engine-url); prints each question's result, the score and the retrieval ranks;\n" +

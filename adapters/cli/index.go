@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/librarian/librarian/app"
@@ -54,8 +55,39 @@ func runIndex(ctx context.Context, lib *app.Library, args []string, stdout, stde
 	return 0
 }
 
-// newIndexFlags is index's own flag set: it has none.
-func newIndexFlags() *flag.FlagSet { return newFlagSet("index", io.Discard) }
+// indexTarget takes `--to DSN` (or `--to=DSN`) out of index's arguments:
+// the index to build, as LIBRARY_INDEX (--index) would name it, e.g. a
+// postgres:// URL for a team's shared index. It becomes the --index
+// setting, checked with the others.
+func indexTarget(args []string, given []app.FlagValue) ([]string, []app.FlagValue, error) {
+	var keep []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return append(keep, args[i:]...), given, nil
+		case a == "--to" || a == "-to":
+			if i+1 >= len(args) {
+				return nil, nil, fmt.Errorf("index --to needs a value: the index to build (a postgres://… URL, on or off)")
+			}
+			given = append(given, app.FlagValue{Name: "index", Value: args[i+1]})
+			i++
+		case strings.HasPrefix(a, "--to=") || strings.HasPrefix(a, "-to="):
+			given = append(given, app.FlagValue{Name: "index", Value: a[strings.IndexByte(a, '=')+1:]})
+		default:
+			keep = append(keep, a)
+		}
+	}
+	return keep, given, nil
+}
+
+// newIndexFlags is index's own flag set: --to, which Parse has already
+// turned into the --index setting (indexTarget), so it is never set here.
+func newIndexFlags() *flag.FlagSet {
+	fs := newFlagSet("index", io.Discard)
+	fs.String("to", "", "the index to build, as LIBRARY_INDEX names it")
+	return fs
+}
 
 // isTerminal reports whether w is a character device (a terminal).
 func isTerminal(w io.Writer) bool {

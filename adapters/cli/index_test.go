@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,5 +45,24 @@ func TestIndexCommandBuildsThenRefreshes(t *testing.T) {
 	var errOut2 bytes.Buffer
 	if code := runIndex(context.Background(), lib, []string{"extra"}, &bytes.Buffer{}, &errOut2); code != 2 {
 		t.Errorf("index with an argument: exit %d (%s), want 2", code, errOut2.String())
+	}
+}
+
+func TestIndexTo(t *testing.T) {
+	for _, args := range [][]string{
+		{"index", "--to", "postgres://u:pw@db/docs"},
+		{"index", "--to=postgres://u:pw@db/docs"},
+		{"--index", "on", "index", "--to", "postgres://u:pw@db/docs"},
+	} {
+		inv, err := Parse(args, func(string) string { return "" }, io.Discard)
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		if inv.Settings.Index != "postgres://u:pw@db/docs" || !inv.Settings.PostgresIndex() || len(inv.Args) != 0 {
+			t.Errorf("%q: index %q, args %q", args, inv.Settings.Index, inv.Args)
+		}
+	}
+	if _, err := Parse([]string{"index", "--to"}, func(string) string { return "" }, io.Discard); err == nil {
+		t.Error("index --to without a value was accepted")
 	}
 }

@@ -38,7 +38,7 @@ var Version = "0.1.0"
 // cases and the MCP server. The library's modules are left out when no
 // served tool set reads it and its root is missing (an engine-only server).
 func Module(s app.Settings, logger *slog.Logger) fx.Option {
-	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(), SectionIndexModule(s), fx.Provide(newLibrary))
+	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(s), SectionIndexModule(s), fx.Provide(newLibrary))
 	if !s.NeedsLibrary() && EngineChoice(s) != app.EngineLocal && CheckRoot(s) != nil {
 		library = fx.Options()
 	}
@@ -84,11 +84,14 @@ func CheckRoot(s app.Settings) error {
 	return nil
 }
 
-// IndexModule provides the index source of the configured convention.
+// IndexModule provides the index source of the configured convention, or
+// the section index itself when the library is served from it alone.
 func IndexModule(s app.Settings) fx.Option {
 	var ctor any
-	switch Convention(s) {
-	case "json":
+	switch {
+	case FromIndexOnly(s):
+		ctor = func(ix sectionindex.Index) *app.IndexSource { return app.NewIndexSource(ix) }
+	case Convention(s) == "json":
 		ctor = func(s app.Settings) (*jsonindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
@@ -111,8 +114,13 @@ func MarkdownModule() fx.Option {
 	return fx.Module("markdown", fx.Provide(fx.Annotate(goldmarkmarkdown.New, fx.As(new(markdown.Parser)))))
 }
 
-// ImagesModule provides the image store over seed 000's image index.
-func ImagesModule() fx.Option {
+// ImagesModule provides the image store over seed 000's image index; a
+// library served from its index alone has none (the section index holds
+// no images), so image stubs become placeholders.
+func ImagesModule(s app.Settings) fx.Option {
+	if FromIndexOnly(s) {
+		return fx.Module("images", fx.Provide(func() imagestore.Store { return nil }))
+	}
 	return fx.Module("images", fx.Provide(fx.Annotate(func(s app.Settings) (*fileimages.Store, error) {
 		return fileimages.New(s.Root, s.ImageIndex, fileimages.AllowHardLinks(s.AllowHardLinks))
 	}, fx.As(new(imagestore.Store)))))
@@ -124,8 +132,10 @@ func ImagesModule() fx.Option {
 // "off", the same adapter on an in-memory database.
 func SectionIndexModule(s app.Settings) fx.Option {
 	var ctor any
-	switch s.Index {
-	case "off":
+	switch {
+	case s.PostgresIndex():
+		ctor = openPostgresIndex
+	case s.Index == "off":
 		ctor = func() (*sqlitesectionindex.Index, error) { return sqlitesectionindex.OpenMemory() }
 	default:
 		ctor = func(s app.Settings, logger *slog.Logger) (*sqlitesectionindex.Index, error) {

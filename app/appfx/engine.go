@@ -1,12 +1,15 @@
 package appfx
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"time"
 
 	"github.com/librarian/librarian/adapters/engineapi"
 	"github.com/librarian/librarian/adapters/localretrieval"
 	"github.com/librarian/librarian/adapters/memjournal"
+	"github.com/librarian/librarian/adapters/postgresjournal"
 	"github.com/librarian/librarian/adapters/sqlitejournal"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/app"
@@ -27,7 +30,8 @@ const indexRefreshEvery = 2 * time.Second
 
 // newLocalEngine builds the local engine over the library's section index
 // (one in memory when the library has none) and a journal kept in the
-// index's own SQLite file when it has one, else in memory.
+// index's own SQLite file when it has one, in its PostgreSQL database when
+// it is one, else in memory.
 func newLocalEngine(s app.Settings, logger *slog.Logger, lib *app.Library, src docindex.Source) (*localretrieval.Engine, error) {
 	ix := lib.Index()
 	if ix == nil {
@@ -39,7 +43,27 @@ func newLocalEngine(s app.Settings, logger *slog.Logger, lib *app.Library, src d
 		ix = mem
 	}
 	var j journal.Journal = memjournal.New()
-	if f, ok := ix.(interface{ File() string }); ok && f.File() != "" {
+	if s.PostgresIndex() {
+		// The team's servers share one journal in the index's database. A
+		// role that may not create or write its tables (a read-only
+		// server) keeps the journal in memory for the run.
+		pj, err := postgresjournal.Open(context.Background(), s.Index, postgresjournal.Options{Logger: logger})
+		writable := false
+		if err == nil {
+			if writable, err = pj.Writable(context.Background()); err == nil && !writable {
+				err = errors.New("this role may not write the journal tables")
+			}
+		}
+		switch {
+		case err != nil:
+			if pj != nil {
+				pj.Close()
+			}
+			logger.Warn("journal: using memory for this run", "reason", err.Error())
+		default:
+			j = pj
+		}
+	} else if f, ok := ix.(interface{ File() string }); ok && f.File() != "" {
 		sj, err := sqlitejournal.Open(f.File())
 		if err != nil {
 			logger.Warn("journal: using memory for this run", "file", f.File(), "reason", err.Error())

@@ -74,9 +74,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	default:
 		targets = []any{&deps.Library}
 	}
+	if inv.Command == "serve" {
+		inv.Settings.IndexWait = true // a shared index's database may come up after the server
+	}
 	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" && inv.Command != "gaps" {
 		s := &inv.Settings
 		switch {
+		case appfx.FromIndexOnly(*s) && inv.Command != "index" && inv.Command != "check":
+			// LIBRARY_INDEX=postgres://… and no library: serve from the index.
+			logger.Info("no library root: serving from the section index alone", "err", err)
 		case inv.Command == "serve" && !s.RootGiven && s.ToolsDefaulted && s.HasTools("engine") && s.Engine != app.EngineLocal:
 			// Seed 004's setup names only LIBRARIAN_URL: serve the engine
 			// tools alone rather than fail on a library nobody asked for.

@@ -1,0 +1,89 @@
+package postgressectionindex
+
+import "github.com/librarian/librarian/adapters/postgresdb"
+
+// migrations are the schema's versions, in order: migrations[i] takes a
+// schema at version i to version i+1. A released migration is never
+// edited; a change appends one. {{pg_trgm}} and {{unaccent}} are replaced by
+// the schemas that hold those extensions.
+var migrations = []string{
+	// 1: the first schema.
+	`
+-- English stemming, with diacritics folded first (Köln is found as koln).
+CREATE TEXT SEARCH CONFIGURATION librarian_english (COPY = pg_catalog.english);
+ALTER TEXT SEARCH CONFIGURATION librarian_english
+	ALTER MAPPING FOR word, hword, hword_part WITH {{unaccent}}.unaccent, pg_catalog.english_stem;
+CREATE TABLE meta (
+	key   text PRIMARY KEY,
+	value jsonb NOT NULL
+);
+CREATE TABLE docs (
+	path        text COLLATE "C" PRIMARY KEY,
+	id          text NOT NULL,
+	title       text NOT NULL,
+	summary     text NOT NULL,
+	tokens      integer NOT NULL,
+	has_tokens  boolean NOT NULL,
+	tags        text[],
+	stamp_size  bigint NOT NULL,
+	stamp_mtime bigint,
+	stamp_inode bigint NOT NULL,
+	stamp_ctime bigint,
+	content     bytea NOT NULL,
+	structure   jsonb NOT NULL,
+	-- the text with every character replaced by a representative of its
+	-- Unicode simple-folding class (and NUL, invalid UTF-8 by U+FFFD), so
+	-- that LIKE on it finds every case-insensitive match.
+	folded      text NOT NULL
+);
+CREATE INDEX docs_folded_trgm ON docs USING gin (folded {{pg_trgm}}.gin_trgm_ops);
+CREATE TABLE sections (
+	path        text COLLATE "C" NOT NULL REFERENCES docs ON DELETE CASCADE,
+	ord         integer NOT NULL,
+	section_id  text NOT NULL,
+	start_line  integer NOT NULL,
+	end_line    integer NOT NULL,
+	search      tsvector NOT NULL,
+	PRIMARY KEY (path, ord)
+);
+CREATE INDEX sections_search ON sections USING gin (search);
+CREATE TABLE names (
+	path      text COLLATE "C" NOT NULL REFERENCES docs ON DELETE CASCADE,
+	ord       integer NOT NULL,
+	kind      text NOT NULL,
+	name      text NOT NULL,
+	line      integer NOT NULL,
+	signature text NOT NULL,
+	folded    text NOT NULL,
+	PRIMARY KEY (path, ord)
+);
+CREATE INDEX names_folded ON names (folded);
+CREATE INDEX names_folded_trgm ON names USING gin (folded {{pg_trgm}}.gin_trgm_ops);
+CREATE TABLE links (
+	path   text COLLATE "C" NOT NULL REFERENCES docs ON DELETE CASCADE,
+	ord    integer NOT NULL,
+	target text COLLATE "C" NOT NULL,
+	PRIMARY KEY (path, ord)
+);
+CREATE INDEX links_target ON links (target);
+CREATE TABLE folders (
+	path    text COLLATE "C" PRIMARY KEY,
+	title   text NOT NULL,
+	summary text NOT NULL,
+	tags    text[]
+);
+`,
+}
+
+// schema is the section index's part of the database.
+var schema = postgresdb.Migrations{Component: "sectionindex", Extensions: []string{"pg_trgm", "unaccent"}, Steps: migrations}
+
+// SchemaVersion is the schema version this build writes and reads.
+var SchemaVersion = len(migrations)
+
+// ErrNewerSchema: the database holds a schema from a newer librarian.
+var ErrNewerSchema = postgresdb.ErrNewerSchema
+
+// ErrUnreachable: no server answered (down, or the network is); Open may
+// succeed later.
+var ErrUnreachable = postgresdb.ErrUnreachable

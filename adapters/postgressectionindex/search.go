@@ -1,0 +1,230 @@
+package postgressectionindex
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// minLiteral is the shortest literal the trigram index narrows.
+const minLiteral = 3
+
+// Candidates returns the docs whose folded text holds one of q.AnyOf,
+// folded the same way (so a case-sensitive literal gets the case-insensitive
+// superset: the caller's matcher decides). The pg_trgm GIN index on the
+// folded text answers the LIKE; PostgreSQL rechecks every hit, so the
+// answer is exact for the folded text.
+func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]string, bool, error) {
+	if len(q.AnyOf) == 0 {
+		return nil, true, nil
+	}
+	var ors []string
+	var args []any
+	for _, lit := range q.AnyOf {
+		f := foldString(lit)
+		if utf8.RuneCountInString(f) < minLiteral {
+			return nil, true, nil
+		}
+		args = append(args, "%"+likeEscape(f)+"%")
+		ors = append(ors, fmt.Sprintf("folded LIKE $%d", len(args)))
+	}
+	sql := `SELECT path FROM docs WHERE (` + strings.Join(ors, " OR ") + `)`
+	if q.Paths != nil {
+		args = append(args, q.Paths)
+		sql += fmt.Sprintf(" AND path = ANY($%d)", len(args))
+	}
+	sql += ` ORDER BY path`
+	rows, err := ix.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, false, ix.fail("find candidates", err)
+	}
+	paths, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, false, ix.fail("find candidates", err)
+	}
+	if paths == nil {
+		paths = []string{}
+	}
+	return paths, false, nil
+}
+
+// likeEscape escapes LIKE's wildcards and its escape character.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// queryCTE defines q(q, terms) for the text $1: terms are its distinct
+// lexemes as the librarian_english configuration analyses it (stemmed,
+// diacritics folded, stop words dropped), each a tsquery; q matches any of
+// them, since a question in words rarely has every word in one section;
+// qall matches all of them.
+// q is NULL when the text has no lexeme (then nothing matches).
+const queryCTE = `l AS (SELECT DISTINCT '''' || replace(replace(lexeme, '\', '\\'), '''', '''''') || '''' AS quoted
+		FROM unnest(to_tsvector('librarian_english', $1))),
+	q AS (SELECT string_agg(quoted, ' | ')::tsquery AS q, string_agg(quoted, ' & ')::tsquery AS qall,
+		array_agg(quoted::tsquery) AS terms FROM l)`
+
+// rankWeights are ts_rank_cd's weights for D, C, B, A: body, (unused),
+// code identifiers, doc title and heading path.
+const rankWeights = `'{0.1, 0.2, 0.5, 1.0}'`
+
+// defaultLimit is the number of sections a RankedQuery without a Limit gets.
+const defaultLimit = 5
+
+// Ranked returns the best sections for q: those holding most of its
+// distinct terms first, then by cover density (ts_rank_cd) over the
+// weighted tsvector, ties by path and section order, each with its
+// best-matching lines.
+func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.RankedSection, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = defaultLimit
+	}
+	text := clean(codeAware(q.Text))
+	args := []any{text, limit}
+	filter := ""
+	if q.Paths != nil {
+		args = append(args, q.Paths)
+		filter = ` AND s.path = ANY($3)`
+	}
+	// A section holding more of the question's distinct terms ranks first
+	// (as BM25's sum over terms does; ts_rank_cd alone lets many hits of
+	// one word in a title beat a section with every word); within that,
+	// cover density with the column weights, squashed into [0, 1). So when
+	// enough sections hold every term (q.qall, a selective GIN lookup), they
+	// are the answer, and the sections holding only some (q.q, which may be
+	// most of a big library for common words) need not be scored at all.
+	rank := func(match string) ([]domain.RankedSection, error) {
+		rows, err := ix.pool.Query(ctx, `WITH `+queryCTE+`
+			SELECT path, section_id, start_line, end_line, hits + cd / (1 + cd) AS score FROM (
+				SELECT s.path, s.ord, s.section_id, s.start_line, s.end_line,
+					(SELECT count(*) FROM unnest(q.terms) t WHERE s.search @@ t)::float8 AS hits,
+					ts_rank_cd(`+rankWeights+`, s.search, q.q)::float8 AS cd
+				FROM sections s, q WHERE s.search @@ `+match+filter+`
+			) r ORDER BY score DESC, path, ord LIMIT $2`, args...)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.RankedSection, error) {
+			var s domain.RankedSection
+			err := r.Scan(&s.Path, &s.SectionID, &s.Start, &s.End, &s.Score)
+			return s, err
+		})
+	}
+	out, err := rank("q.qall")
+	if err == nil && len(out) < limit {
+		out, err = rank("q.q")
+	}
+	if err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	if err := ix.bestLines(ctx, text, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// bestLines fills each section's Lines: up to three of its lines that
+// match the query, best first (ts_rank of the line alone), ties by line.
+func (ix *Index) bestLines(ctx context.Context, text string, secs []domain.RankedSection) error {
+	var docs []string
+	seen := map[string]bool{}
+	for _, s := range secs {
+		if !seen[s.Path] {
+			seen[s.Path] = true
+			docs = append(docs, s.Path)
+		}
+	}
+	type doc struct {
+		lines []string
+		fm    int
+	}
+	byPath := map[string]doc{}
+	rows, err := ix.pool.Query(ctx, `SELECT path, content, coalesce((structure->>'FrontmatterEnd')::int, 0) FROM docs WHERE path = ANY($1)`, docs)
+	if err != nil {
+		return ix.fail("read sections' lines", err)
+	}
+	for rows.Next() {
+		var p string
+		var content []byte
+		var fm int
+		if err := rows.Scan(&p, &content, &fm); err != nil {
+			rows.Close()
+			return ix.fail("read sections' lines", err)
+		}
+		byPath[p] = doc{splitLines(content), fm}
+	}
+	if err := rows.Err(); err != nil {
+		return ix.fail("read sections' lines", err)
+	}
+	// A section's best lines come from its own text, as its rank does: up
+	// to the next section's start (its first subsection).
+	rows, err = ix.pool.Query(ctx, `SELECT path, start_line FROM sections WHERE path = ANY($1)`, docs)
+	if err != nil {
+		return ix.fail("read sections' lines", err)
+	}
+	starts := map[string][]int{}
+	for rows.Next() {
+		var p string
+		var start int
+		if err := rows.Scan(&p, &start); err != nil {
+			rows.Close()
+			return ix.fail("read sections' lines", err)
+		}
+		starts[p] = append(starts[p], start)
+	}
+	if err := rows.Err(); err != nil {
+		return ix.fail("read sections' lines", err)
+	}
+	var keys, nums []int32
+	var texts []string
+	for k, s := range secs {
+		d := byPath[s.Path]
+		own := s.End
+		for _, start := range starts[s.Path] {
+			if start > s.Start && start-1 < own {
+				own = start - 1
+			}
+		}
+		for n := max(s.Start, d.fm+1); n <= own && n <= len(d.lines); n++ {
+			if strings.TrimSpace(d.lines[n-1]) == "" {
+				continue
+			}
+			keys = append(keys, int32(k))
+			nums = append(nums, int32(n))
+			texts = append(texts, clean(codeAware(d.lines[n-1])))
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	rows, err = ix.pool.Query(ctx, `WITH `+queryCTE+`
+		SELECT k, n FROM (
+			SELECT k, n, row_number() OVER (PARTITION BY k ORDER BY ts_rank(v, q.q) DESC, n) AS rn
+			FROM (SELECT k, n, to_tsvector('librarian_english', t) AS v FROM unnest($2::int[], $3::int[], $4::text[]) AS l(k, n, t)) l, q
+			WHERE v @@ q.q
+		) x WHERE rn <= 3 ORDER BY k, rn`, text, keys, nums, texts)
+	if err != nil {
+		return ix.fail("pick sections' lines", err)
+	}
+	for rows.Next() {
+		var k, n int32
+		if err := rows.Scan(&k, &n); err != nil {
+			rows.Close()
+			return ix.fail("pick sections' lines", err)
+		}
+		secs[k].Lines = append(secs[k].Lines, int(n))
+	}
+	if err := rows.Err(); err != nil {
+		return ix.fail("pick sections' lines", err)
+	}
+	return nil
+}

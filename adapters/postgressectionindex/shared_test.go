@@ -1,0 +1,63 @@
+package postgressectionindex_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/librarian/librarian/adapters/postgressectionindex"
+	"github.com/librarian/librarian/ports/sectionindex"
+	"github.com/librarian/librarian/ports/sectionindex/sectionindextest"
+)
+
+// Two servers on one database: a write through one is in the other's next
+// Catalog, though each keeps the last catalog it read.
+func TestTwoIndexesSeeEachOthersWrites(t *testing.T) {
+	d := dsn(t)
+	writer := fresh(t, d)
+	reader, err := postgressectionindex.Open(context.Background(), d, postgressectionindex.Options{Schema: schemaFor(t.Name()), Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	ctx := context.Background()
+	put := func(body string) {
+		t.Helper()
+		e := sectionindextest.MarkdownEntry("a.md", "A", nil, body)
+		if err := writer.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	size := func() int64 {
+		t.Helper()
+		c, err := reader.Catalog(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Docs) != 1 {
+			t.Fatalf("reader sees %d docs", len(c.Docs))
+		}
+		return c.Docs[0].Stamp.Size
+	}
+	put("# A\n")
+	if got := size(); got != 4 {
+		t.Fatalf("size %d, want 4", got)
+	}
+	if got := size(); got != 4 { // from the kept catalog
+		t.Fatalf("size %d, want 4", got)
+	}
+	put("# A\n\nedited\n")
+	if got := size(); got != 12 {
+		t.Errorf("after an edit through the other index: size %d, want 12", got)
+	}
+	c, _ := reader.Catalog(ctx)
+	c.Docs[0].Title = "changed by the caller"
+	if c2, _ := reader.Catalog(ctx); c2.Docs[0].Title != "A" {
+		t.Errorf("a caller's change to a returned catalog leaks into the next: %q", c2.Docs[0].Title)
+	}
+	if err := writer.Apply(ctx, sectionindex.Update{Remove: []string{"a.md"}}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := reader.Catalog(ctx); len(c.Docs) != 0 {
+		t.Errorf("after a removal through the other index the reader lists %d docs", len(c.Docs))
+	}
+}

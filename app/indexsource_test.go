@@ -1,0 +1,83 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
+	"github.com/librarian/librarian/adapters/sqlitesectionindex"
+	"github.com/librarian/librarian/domain"
+)
+
+// TestIndexSourceAnswersAsTheFiles indexes the search library, then serves
+// it from the index alone (no root) and compares every answer, byte for
+// byte, with the file-backed library's.
+func TestIndexSourceAnswersAsTheFiles(t *testing.T) {
+	for _, conv := range conventions {
+		t.Run(conv, func(t *testing.T) {
+			ctx := t.Context()
+			root := copyTree(t, searchLibRoot)
+			files := openSearchLibrary(t, conv, root)
+			ix, err := sqlitesectionindex.OpenMemory()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ix.Close() })
+			files.UseIndex(ix, nil)
+			if _, err := files.Refresh(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			served := NewLibrary(NewIndexSource(ix), goldmarkmarkdown.New(), nil, DefaultLibraryConfig())
+			served.UseIndex(ix, nil)
+			compare := func(name string, f func(l *Library) (string, error)) {
+				t.Helper()
+				want, err := f(files)
+				if err != nil {
+					t.Fatalf("%s from files: %v", name, err)
+				}
+				got, err := f(served)
+				if err != nil {
+					t.Fatalf("%s from the index: %v", name, err)
+				}
+				if got != want {
+					t.Errorf("%s from the index differs:\n--- index\n%s\n--- files\n%s", name, got, want)
+				}
+			}
+			for _, c := range searchCases {
+				compare("search "+c.name, func(l *Library) (string, error) { return l.SearchDocuments(ctx, c.req) })
+			}
+			for _, q := range []string{"token rotation", "cache invalidation", "migrations"} {
+				compare("ranked "+q, func(l *Library) (string, error) {
+					return l.SearchDocuments(ctx, SearchRequest{Query: q, Mode: SearchRanked, Scope: Scope{Depth: -1}})
+				})
+			}
+			compare("list", func(l *Library) (string, error) {
+				return l.ListDocuments(ctx, ListRequest{Scope: Scope{Depth: -1}, LineBounds: true})
+			})
+			compare("tags", func(l *Library) (string, error) {
+				return l.ListTags(ctx, TagsRequest{Depth: -1, IncludePaths: true})
+			})
+			cat, err := files.Catalog(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range cat.Docs {
+				compare("get "+d.Path, func(l *Library) (string, error) {
+					a, err := l.GetDocuments(ctx, GetRequest{Select: []domain.Selector{{Doc: d.ID}}, IncludeCode: true})
+					var text strings.Builder
+					for _, p := range a.Parts {
+						text.WriteString(p.Text)
+						if p.Image != nil {
+							fmt.Fprintf(&text, "[image %s]", p.Image.ID)
+						}
+					}
+					return text.String(), err
+				})
+			}
+			if _, _, err := NewIndexSource(ix).ReadFile(ctx, "no/such.md"); err == nil {
+				t.Error("ReadFile of a path the index does not hold succeeded")
+			}
+		})
+	}
+}
