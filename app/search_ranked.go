@@ -106,7 +106,9 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 			notes = append(notes, openNote(d, err))
 			continue
 		}
-		if held, ok := l.idx.indexedStamp(d.Path); !ok || !held.Equal(p.stamp) {
+		// A doc stored while fresh (unsettledStamp) holds the bytes of this
+		// version too, until the refresh that follows within seconds.
+		if held, ok := l.idx.indexedStamp(d.Path); !ok || !(held.Equal(p.stamp) || held.Equal(unsettledStamp(p.stamp))) {
 			l.idx.noticeStale()
 			if !staleSeen[d.Path] {
 				// Say so: silence would read as "this doc does not hold the words".

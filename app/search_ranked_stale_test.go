@@ -44,3 +44,28 @@ func TestRankedSaysWhenAChangedDocIsLeftOut(t *testing.T) {
 		t.Errorf("after an edit, the answer does not name the changed doc it left out:\n%s", got)
 	}
 }
+
+// TestRankedFindsAFreshlyWrittenLibrary: a library whose files were all
+// written just now (a checkout, a generated folder) is found by ranked
+// search at once; its docs are stored under a stamp no file has, so the
+// next refresh reads them again rather than trusting bytes their stamps
+// cannot prove yet.
+func TestRankedFindsAFreshlyWrittenLibrary(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "fresh.md"), []byte("# Fresh\n\n## Kelvin scale\n\nTemperatures are stored in kelvin.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := indexedLibrary(t, "frontmatter", root, filepath.Join(t.TempDir(), "i.sqlite"))
+	ctx := context.Background()
+	st, err := l.Refresh(ctx, nil)
+	if err != nil || st.Deferred != 1 || st.Parsed != 0 {
+		t.Fatalf("first refresh: %+v, %v; want the fresh doc deferred", st, err)
+	}
+	got, err := l.SearchDocuments(ctx, SearchRequest{Query: "kelvin temperatures", Mode: SearchRanked, Scope: Scope{Depth: -1}})
+	if err != nil || !strings.Contains(got, "§ kelvin-scale L3–5") {
+		t.Errorf("ranked search of a library written just now = %q, %v; want its kelvin-scale section", got, err)
+	}
+	if st, err := l.Refresh(ctx, nil); err != nil || st.Deferred != 1 {
+		t.Errorf("second refresh: %+v, %v; want the still-fresh doc read again, not trusted", st, err)
+	}
+}
