@@ -135,7 +135,12 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 				continue
 			}
 			if !p.settled() {
+				// Stored so that it is found now, under a stamp no file has, so the next refresh reads it again.
 				st.Deferred++
+				d.Stamp = unsettledStamp(p.stamp)
+				u.Put = append(u.Put, sectionindex.Entry{Doc: d, Content: p.content, Structure: p.structure,
+					Names: domain.ExtractNames(p.content, p.structure), Links: links.Resolve(d.Path, domain.ExtractLinks(p.content, p.structure, d.Path))})
+				put[d.Path] = d.Stamp
 				continue
 			}
 			d.Stamp = p.stamp
@@ -158,7 +163,7 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 			s.stamps[p] = stamp
 		}
 		s.mu.Unlock()
-		st.Parsed += len(u.Put)
+		st.Parsed += len(u.Put) - countUnsettled(u.Put)
 		st.Removed += len(u.Remove)
 		done := min(i+refreshBatch, len(todo))
 		s.setProgress(done, len(todo))

@@ -14,6 +14,7 @@ import (
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/imagestore"
 	"github.com/librarian/librarian/ports/markdown"
+	"github.com/librarian/librarian/ports/sectionindex"
 )
 
 // LibraryConfig holds the limits of the library use cases.
@@ -93,6 +94,29 @@ const racyWindow = 2 * time.Second
 // settled reports whether the stamp alone proves the cached bytes current.
 func (p *parsedDoc) settled() bool {
 	return p.readAt.Sub(p.stamp.ModTime) >= racyWindow
+}
+
+// unsettledStamp is the stamp the section index stores for a doc read
+// within the racy window: its sections are searchable at once, but no file
+// has this stamp (a negative size), so the next refresh, and the next
+// process, read it again instead of trusting bytes its stamp cannot prove.
+func unsettledStamp(s domain.Stamp) domain.Stamp {
+	s.Size = -1 - s.Size
+	return s
+}
+
+// isUnsettled reports whether s is an unsettledStamp.
+func isUnsettled(s domain.Stamp) bool { return s.Size < 0 }
+
+// countUnsettled counts the entries stored under an unsettledStamp.
+func countUnsettled(es []sectionindex.Entry) int {
+	n := 0
+	for _, e := range es {
+		if isUnsettled(e.Doc.Stamp) {
+			n++
+		}
+	}
+	return n
 }
 
 // Catalog returns the validated catalog: the index source's, with the image

@@ -91,6 +91,8 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 	var groups []docHits
 	groupOf := map[string]int{}
 	vs := l.views()
+	var stale []domain.Document // docs changed since indexed, whose sections were left out
+	staleSeen := map[string]bool{}
 	for _, s := range found {
 		if shown == limit {
 			break
@@ -104,8 +106,15 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 			notes = append(notes, openNote(d, err))
 			continue
 		}
-		if held, ok := l.idx.indexedStamp(d.Path); !l.servedFromIndex() && (!ok || !held.Equal(p.stamp)) {
+		// A doc stored while fresh (unsettledStamp) holds the bytes of this
+		// version too, until the refresh that follows within seconds.
+		if held, ok := l.idx.indexedStamp(d.Path); !l.servedFromIndex() && (!ok || !(held.Equal(p.stamp) || held.Equal(unsettledStamp(p.stamp)))) {
 			l.idx.noticeStale()
+			if !staleSeen[d.Path] {
+				// Say so: silence would read as "this doc does not hold the words".
+				staleSeen[d.Path] = true
+				stale = append(stale, d)
+			}
 			continue
 		}
 		shown++
@@ -126,6 +135,9 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 	switch {
 	case shown == 0 && len(docs) == 0:
 		fmt.Fprintf(&b, "No sections for %s: no document is in scope (%s).\n", quoteQuery(req.Query), scopeWords(req.Scope))
+	case shown == 0 && len(stale) > 0:
+		fmt.Fprintf(&b, "No sections for %s in %d %s (ranked) that the index holds as they are now: the docs that matched changed since they were indexed (see Notes).\n",
+			quoteQuery(req.Query), len(docs), domain.Plural(len(docs), "doc", "docs"))
 	case shown == 0:
 		fmt.Fprintf(&b, "No sections for %s in %d %s (ranked): none holds these words, or a form of them. Try other words, or mode \"string\".\n",
 			quoteQuery(req.Query), len(docs), domain.Plural(len(docs), "doc", "docs"))
@@ -133,6 +145,10 @@ func (l *Library) searchRanked(ctx context.Context, req SearchRequest) (string, 
 		fmt.Fprintf(&b, "%d %s of %d %s for %s (ranked, best first)\n", shown, domain.Plural(shown, "section", "sections"),
 			len(docs), domain.Plural(len(docs), "doc", "docs"), quoteQuery(req.Query))
 		b.WriteString(body.String())
+	}
+	for _, d := range stale {
+		notes = append(notes, fmt.Sprintf("%s (%s) changed since the section index read it: its sections are left out of "+
+			"ranked answers until the index catches up (a few seconds); mode \"string\" searches it as it is now", d.ID, d.Path))
 	}
 	domain.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil

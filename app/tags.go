@@ -57,6 +57,10 @@ func (l *Library) ListTags(ctx context.Context, req TagsRequest) (string, error)
 		if root != "" {
 			where = "under " + root + "/"
 		}
+		if req.Depth >= 0 {
+			// Counting every doc would hide that depth left the others out.
+			where = fmt.Sprintf("within depth %d of %s", req.Depth, strings.TrimPrefix(strings.TrimPrefix(where, "in "), "under "))
+		}
 		fmt.Fprintf(&b, "No tags: none of the %d %s %s carries one.\n", len(docs), domain.Plural(len(docs), "doc", "docs"), where)
 	}
 	for _, t := range tags {

@@ -92,6 +92,8 @@ func TestListTagsNone(t *testing.T) {
 	}{
 		{TagsRequest{Depth: -1}, "No tags: none of the 2 docs in the library carries one."},
 		{TagsRequest{Root: "sub", Depth: -1, IncludePaths: true}, "No tags: none of the 1 doc under sub/ carries one."},
+		{TagsRequest{Depth: 1}, "No tags: none of the 1 doc within depth 1 of the library carries one."},
+		{TagsRequest{Root: "sub", Depth: 0}, "No tags: none of the 0 docs within depth 0 of sub/ carries one."},
 	} {
 		got, err := lib.ListTags(context.Background(), tc.req)
 		if err != nil || got != tc.want {

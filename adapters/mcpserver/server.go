@@ -41,9 +41,21 @@ const EngineInstructions = "Code retrieval for this machine's projects: call `li
 	"`librarian_discuss`. Give knowledge back: `librarian_tell` when the engine lacked or got something " +
 	"wrong, `librarian_gap` when it could not answer."
 
+// LocalEngineInstructions describe the engine tool set when the local
+// engine serves it: its index is the library, not the code on the machine,
+// so an agent must not skip grep on the strength of a locate.
+const LocalEngineInstructions = "The librarian_* tools answer from this library (its docs and the code " +
+	"blocks in them), not from your working tree: call `librarian_brief` before starting work (what the " +
+	"docs already cover, what to read first, what is missing) and `librarian_locate` to find where the " +
+	"docs define a function, route, config key or file (doc file:line; grep the code itself for its " +
+	"current location); ask grounded questions with `librarian_ask` or `librarian_discuss`. Give " +
+	"knowledge back: `librarian_tell` when the library lacked or got something wrong, `librarian_gap` " +
+	"when it could not answer."
+
 // InstructionsFor joins the instructions of the tool sets served, so an
-// agent is never told about tools the server does not have.
-func InstructionsFor(library, ts, engine bool) string {
+// agent is never told about tools the server does not have. localEngine
+// says the engine tools are answered by the local engine, over the library.
+func InstructionsFor(library, ts, engine, localEngine bool) string {
 	var parts []string
 	if library {
 		parts = append(parts, Instructions)
@@ -51,7 +63,9 @@ func InstructionsFor(library, ts, engine bool) string {
 	if ts {
 		parts = append(parts, TSInstructions)
 	}
-	if engine {
+	if engine && localEngine {
+		parts = append(parts, LocalEngineInstructions)
+	} else if engine {
 		parts = append(parts, EngineInstructions)
 	}
 	return strings.Join(parts, "\n\n")

@@ -201,7 +201,8 @@ func newMCPServer(d serverDeps) *mcp.Server { return buildServer(d, d.Engine) }
 func buildServer(d serverDeps, engine *app.Engine) *mcp.Server {
 	s := d.Settings
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger,
-		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"))})
+		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"),
+			EngineChoice(s) == app.EngineLocal)})
 	if d.Settings.HasTools("library") {
 		mcpserver.AddLibraryTools(srv, d.Library, d.Logger)
 	}

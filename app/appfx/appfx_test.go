@@ -26,15 +26,24 @@ func TestGraph(t *testing.T) {
 		settings   app.Settings
 		convention string
 		tools      []string
+		// instructions holds what the server's instructions must say and
+		// not say ("!" prefix).
+		instructions []string
 	}{
 		{"json, library tools", app.Settings{Root: library, Convention: "auto"}, "json",
-			[]string{"get_documents", "list_documents", "list_tags", "search_documents"}},
+			[]string{"get_documents", "list_documents", "list_tags", "search_documents"}, nil},
 		{"frontmatter, librarian-ts", app.Settings{Root: corpus, Convention: "auto", Tools: []string{"librarian-ts"}}, "frontmatter",
-			[]string{"getDocument", "getDocuments", "listDocuments", "listTags", "searchDocuments"}},
+			[]string{"getDocument", "getDocuments", "listDocuments", "listTags", "searchDocuments"}, nil},
 		{"engine beside library", app.Settings{Root: library, Convention: "json", EngineURL: "http://127.0.0.1:1"}, "json",
 			[]string{"get_documents", "librarian_ask", "librarian_brief", "librarian_depends", "librarian_discuss", "librarian_gap",
 				"librarian_guide", "librarian_locate", "librarian_session_log", "librarian_status", "librarian_tell",
-				"list_documents", "list_tags", "search_documents"}},
+				"list_documents", "list_tags", "search_documents"},
+			[]string{"`librarian_locate` before grep", "!answer from this library"}},
+		{"local engine over the library", app.Settings{Root: library, Convention: "json", Engine: "local"}, "json",
+			[]string{"get_documents", "librarian_ask", "librarian_brief", "librarian_depends", "librarian_discuss", "librarian_gap",
+				"librarian_guide", "librarian_locate", "librarian_session_log", "librarian_status", "librarian_tell",
+				"list_documents", "list_tags", "search_documents"},
+			[]string{"answer from this library", "not from your working tree", "!before grep", "!code index"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the index file's default folder
@@ -78,6 +87,16 @@ func TestGraph(t *testing.T) {
 			sort.Strings(names)
 			if strings.Join(names, ",") != strings.Join(tc.tools, ",") {
 				t.Errorf("tools = %v, want %v", names, tc.tools)
+			}
+			instructions := cs.InitializeResult().Instructions
+			for _, want := range tc.instructions {
+				if not, ok := strings.CutPrefix(want, "!"); ok {
+					if strings.Contains(instructions, not) {
+						t.Errorf("instructions say %q:\n%s", not, instructions)
+					}
+				} else if !strings.Contains(instructions, want) {
+					t.Errorf("instructions do not say %q:\n%s", want, instructions)
+				}
 			}
 		})
 	}
