@@ -39,8 +39,20 @@ func (s *IndexSource) Catalog(ctx context.Context) (*domain.Catalog, error) {
 		return nil, err
 	}
 	stamps := make(map[string]domain.Stamp, len(c.Docs))
-	for _, d := range c.Docs {
-		stamps[d.Path] = d.Stamp
+	var docs []domain.Document // a copy, made only when a stamp must change
+	for i, d := range c.Docs {
+		if isUnsettled(d.Stamp) {
+			if docs == nil {
+				docs = append([]domain.Document(nil), c.Docs...)
+			}
+			docs[i].Stamp = settledStamp(d.Stamp)
+		}
+		stamps[d.Path] = settledStamp(d.Stamp)
+	}
+	if docs != nil {
+		copied := *c
+		copied.Docs = docs
+		c = &copied
 	}
 	s.mu.Lock()
 	s.stamps = stamps
@@ -60,7 +72,7 @@ func (s *IndexSource) Stat(ctx context.Context, path string) (domain.Stamp, erro
 	if err != nil {
 		return domain.Stamp{}, err
 	}
-	return e.Doc.Stamp, nil
+	return settledStamp(e.Doc.Stamp), nil
 }
 
 // ReadFile returns the stored bytes of path and their stamp.
@@ -69,7 +81,18 @@ func (s *IndexSource) ReadFile(ctx context.Context, path string) ([]byte, domain
 	if err != nil {
 		return nil, domain.Stamp{}, err
 	}
-	return e.Content, e.Doc.Stamp, nil
+	return e.Content, settledStamp(e.Doc.Stamp), nil
+}
+
+// settledStamp is the file's own stamp of an entry an indexer stored under an
+// unsettledStamp (its size is the file's again, so sizes and token estimates
+// read right); other stamps are returned as they are. The serving process
+// never refreshes, so it needs no mark to re-read the doc by.
+func settledStamp(s domain.Stamp) domain.Stamp {
+	if isUnsettled(s) {
+		s.Size = -1 - s.Size
+	}
+	return s
 }
 
 func (s *IndexSource) entry(ctx context.Context, path string) (sectionindex.Entry, error) {

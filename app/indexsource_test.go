@@ -2,8 +2,11 @@ package app
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
@@ -79,5 +82,53 @@ func TestIndexSourceAnswersAsTheFiles(t *testing.T) {
 				t.Error("ReadFile of a path the index does not hold succeeded")
 			}
 		})
+	}
+}
+
+// TestIndexSourceServesFreshDocsWithTheirSizes: a doc indexed within the
+// racy window is stored under an unsettled stamp (negative size); a server
+// reading the index alone still lists and stats it with the file's size.
+func TestIndexSourceServesFreshDocsWithTheirSizes(t *testing.T) {
+	ctx := t.Context()
+	root := copyTree(t, searchLibRoot)
+	files := openSearchLibrary(t, "frontmatter", root)
+	cat, err := files.Catalog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := cat.Docs[0]
+	now := time.Now()
+	if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(fresh.Path)), now, now); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := sqlitesectionindex.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	files.UseIndex(ix, nil)
+	if st, err := files.Refresh(ctx, nil); err != nil || st.Deferred == 0 {
+		t.Fatalf("refresh: %+v, %v; want the fresh doc stored as unsettled", st, err)
+	}
+	src := NewIndexSource(ix)
+	served, err := src.Catalog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range served.Docs {
+		if d.Stamp.Size < 0 {
+			t.Errorf("%s is served with size %d", d.Path, d.Stamp.Size)
+		}
+		st, err := src.Stat(ctx, d.Path)
+		if err != nil || st != d.Stamp {
+			t.Errorf("Stat(%s) = %+v, %v; want the catalog's %+v", d.Path, st, err, d.Stamp)
+		}
+		_, rst, err := src.ReadFile(ctx, d.Path)
+		if err != nil || rst != d.Stamp {
+			t.Errorf("ReadFile(%s) stamp %+v, %v; want the catalog's %+v", d.Path, rst, err, d.Stamp)
+		}
+	}
+	if ix2, _ := ix.Entry(ctx, fresh.Path); ix2.Doc.Stamp.Size >= 0 {
+		t.Fatalf("%s stored with size %d: the test did not make it unsettled", fresh.Path, ix2.Doc.Stamp.Size)
 	}
 }
