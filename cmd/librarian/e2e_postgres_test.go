@@ -196,7 +196,7 @@ func TestPostgresServesLikeFiles(t *testing.T) {
 	db := connectIn(t, dir, "LIBRARY_ROOT="+lib, "LIBRARY_INDEX="+owner)
 	compareServers(t, files, db, comparedLibraryCalls())
 	got, isErr := callText(t, db, "search_documents", map[string]any{"query": "how are refresh tokens rotated", "mode": "ranked"})
-	if isErr || !strings.Contains(got, "\n1. auth (backend/auth.md) § refresh-tokens/rotation · L18–38") {
+	if top := rankedSections(got); isErr || len(top) == 0 || top[0] != (rankedSection{"backend/auth.md", 18}) {
 		t.Errorf("ranked through PostgreSQL:\n%s", got)
 	}
 }
@@ -237,8 +237,37 @@ func TestPostgresAloneServesLikeFiles(t *testing.T) {
 	})
 }
 
-// rankedEntry is one section line of a ranked answer: "N. ID (PATH) § SECTION · LA–B ...".
-var rankedEntry = regexp.MustCompile(`(?m)^\d+\. \S+ \((.+?)\) § \S+ · L(\d+)–`)
+// rankedSection is one section of a ranked answer: its doc's path and first line.
+type rankedSection struct {
+	path  string
+	start int
+}
+
+// Lines of a ranked answer: a doc's line ("ID (PATH) ~N tokens"), then its
+// sections best first ("§ SECTION LA–B ~N tokens").
+var (
+	rankedDocLine     = regexp.MustCompile(`^\S+ \((.+?)\) ~\d+ tokens`)
+	rankedSectionLine = regexp.MustCompile(`^§ \S+ L(\d+)–`)
+)
+
+// rankedSections lists a ranked answer's sections in the order shown: docs
+// in the order of their best section, each doc's sections best first, so
+// the first is the best and all shown are the top max_results.
+func rankedSections(answer string) []rankedSection {
+	var out []rankedSection
+	doc := ""
+	for _, line := range strings.Split(answer, "\n") {
+		if m := rankedDocLine.FindStringSubmatch(line); m != nil {
+			doc = m[1]
+			continue
+		}
+		if m := rankedSectionLine.FindStringSubmatch(line); m != nil && doc != "" {
+			start, _ := strconv.Atoi(m[1])
+			out = append(out, rankedSection{doc, start})
+		}
+	}
+	return out
+}
 
 // TestPostgresRankedRecall asks the question set of testdata/ranked over
 // the example corpus through a server on PostgreSQL alone: the answering
@@ -269,9 +298,8 @@ func TestPostgresRankedRecall(t *testing.T) {
 			t.Fatalf("%q: %s", q.Question, got)
 		}
 		rank := -1
-		for i, m := range rankedEntry.FindAllStringSubmatch(got, -1) {
-			start, _ := strconv.Atoi(m[2])
-			if m[1] == q.Path && slices.Contains(q.Lines, start) {
+		for i, sec := range rankedSections(got) {
+			if sec.path == q.Path && slices.Contains(q.Lines, sec.start) {
 				rank = i
 				break
 			}
