@@ -104,6 +104,35 @@ func (ix *Index) Entries(ctx context.Context, fn func(sectionindex.Entry) error)
 	return rows.Err()
 }
 
+// Parses streams every stored doc in path order, without names and links.
+func (ix *Index) Parses(ctx context.Context, fn func(sectionindex.Entry) error) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT doc, content, structure FROM docs ORDER BY path`)
+	if err != nil {
+		return fmt.Errorf("section index parses: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var doc, structure []byte
+		var e sectionindex.Entry
+		if err := rows.Scan(&doc, &e.Content, &structure); err != nil {
+			return fmt.Errorf("section index parses: %w", err)
+		}
+		if e.Content == nil {
+			e.Content = []byte{}
+		}
+		if err := json.Unmarshal(doc, &e.Doc); err != nil {
+			return fmt.Errorf("section index parses: %w", err)
+		}
+		if err := json.Unmarshal(structure, &e.Structure); err != nil {
+			return fmt.Errorf("section index parses: %s: %w", e.Doc.Path, err)
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 func decodeEntry(e *sectionindex.Entry, doc, structure, names, links []byte) error {
 	if e.Content == nil {
 		e.Content = []byte{}
