@@ -384,12 +384,22 @@ func tsNormalizePath(p string) string {
 // tsSegments counts the non-empty '/'-separated segments of p.
 func tsSegments(p string) int {
 	n := 0
-	for _, s := range strings.Split(p, "/") {
-		if s != "" {
-			n++
-		}
+	for seg, rest := tsNextSegment(p); seg != ""; seg, rest = tsNextSegment(rest) {
+		n++
 	}
 	return n
+}
+
+// tsNextSegment splits p's first non-empty '/'-separated segment from the
+// rest (which starts at the '/' after it); seg is "" when p has none. It
+// walks a path as strings.FieldsFunc on '/' would, without allocating:
+// sorting 10,000 paths compares them 150,000 times.
+func tsNextSegment(p string) (seg, rest string) {
+	p = strings.TrimLeft(p, "/")
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i:]
+	}
+	return p, ""
 }
 
 // tsComparePaths is the original's document order: component by component,
@@ -397,32 +407,43 @@ func tsSegments(p string) int {
 // names in byte order (the original used the locale's collation, which
 // agrees with byte order on lower-case ASCII names such as its corpus').
 func tsComparePaths(a, b string) int {
-	pa := strings.FieldsFunc(a, func(r rune) bool { return r == '/' })
-	pb := strings.FieldsFunc(b, func(r rune) bool { return r == '/' })
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		lastA, lastB := i == len(pa)-1, i == len(pb)-1
+	sa, ra := tsNextSegment(a)
+	sb, rb := tsNextSegment(b)
+	for sa != "" && sb != "" {
+		nextA, restA := tsNextSegment(ra)
+		nextB, restB := tsNextSegment(rb)
+		lastA, lastB := nextA == "", nextB == ""
 		if lastA && lastB {
 			switch {
-			case pa[i] == pb[i]:
+			case sa == sb:
 				return 0
-			case pa[i] == "index.md":
+			case sa == "index.md":
 				return -1
-			case pb[i] == "index.md":
+			case sb == "index.md":
 				return 1
 			}
-			return strings.Compare(pa[i], pb[i])
+			return strings.Compare(sa, sb)
 		}
-		if pa[i] != pb[i] {
+		if sa != sb {
 			switch {
 			case lastA:
 				return 1
 			case lastB:
 				return -1
 			}
-			return strings.Compare(pa[i], pb[i])
+			return strings.Compare(sa, sb)
 		}
+		sa, ra, sb, rb = nextA, restA, nextB, restB
 	}
-	return len(pa) - len(pb)
+	// One ran out of segments: the shorter first, as the count difference.
+	na, nb := tsSegments(ra), tsSegments(rb)
+	if sa != "" {
+		na++
+	}
+	if sb != "" {
+		nb++
+	}
+	return na - nb
 }
 
 // tsBody is a doc's text as the original held it: everything after its

@@ -368,7 +368,7 @@ func (l *Library) warmFromIndex(ctx context.Context) {
 		current[d.Path] = d.Stamp
 	}
 	now := time.Now()
-	err = l.idx.ix.Entries(ctx, func(e sectionindex.Entry) error {
+	err = l.idx.ix.Parses(ctx, func(e sectionindex.Entry) error {
 		stamp, ok := current[e.Doc.Path]
 		if !ok || stamp == (domain.Stamp{}) || !stamp.Equal(e.Doc.Stamp) {
 			return nil // changed since, or stamped only on open: opened as usual

@@ -77,6 +77,12 @@ type Store interface {
 	// would cost a round trip each.
 	Entries(ctx context.Context, fn func(Entry) error) error
 
+	// Parses is Entries without what the indexer derived: each Entry's
+	// Names and Links are nil. Loading a parse cache needs only the doc,
+	// its bytes and their structure, and decoding the rest is a third of
+	// the pass.
+	Parses(ctx context.Context, fn func(Entry) error) error
+
 	// Apply writes one batch of changes.
 	Apply(ctx context.Context, u Update) error
 

@@ -350,6 +350,27 @@ func testPut(t *testing.T, ix sectionindex.Index) {
 	if err := ix.Entries(context.Background(), func(sectionindex.Entry) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
 		t.Errorf("Entries after fn's error: %v, %d calls; want fn's error after one call", err, n)
 	}
+	// Parses streams them too, without names and links.
+	streamed = nil
+	err = ix.Parses(context.Background(), func(e sectionindex.Entry) error {
+		streamed = append(streamed, e.Doc.Path)
+		if e.Names != nil || e.Links != nil {
+			t.Errorf("Parses of %s: names %+v, links %q; want none", e.Doc.Path, e.Names, e.Links)
+		}
+		stored := byPath[e.Doc.Path]
+		stored.Names, stored.Links = nil, nil
+		if err := sameEntry(e, stored); err != nil {
+			t.Errorf("Parses: %v", err)
+		}
+		return nil
+	})
+	if err != nil || !slices.Equal(streamed, want) {
+		t.Errorf("Parses streamed %q (%v), want %q", streamed, err, want)
+	}
+	n = 0
+	if err := ix.Parses(context.Background(), func(sectionindex.Entry) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Errorf("Parses after fn's error: %v, %d calls; want fn's error after one call", err, n)
+	}
 	// A second batch adds to the first.
 	more := MarkdownEntry("z.md", "Zed", nil, "# Zed\n")
 	apply(t, ix, sectionindex.Update{Put: []sectionindex.Entry{more}})
