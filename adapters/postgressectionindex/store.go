@@ -160,7 +160,21 @@ func (ix *Index) Entry(ctx context.Context, path string) (sectionindex.Entry, er
 
 // Entries calls fn with every stored doc in path order, from one query.
 func (ix *Index) Entries(ctx context.Context, fn func(sectionindex.Entry) error) error {
-	rows, err := ix.pool.Query(ctx, entrySelect+` ORDER BY d.path`)
+	return ix.stream(ctx, entrySelect, fn)
+}
+
+// Parses is Entries without the names and links (nil), so the database
+// neither aggregates nor sends them.
+func (ix *Index) Parses(ctx context.Context, fn func(sectionindex.Entry) error) error {
+	return ix.stream(ctx, parseSelect, fn)
+}
+
+// parseSelect is entrySelect with null names and links.
+const parseSelect = `SELECT ` + docColumns + `, content, structure, NULL::json, NULL::text[] FROM docs d`
+
+// stream calls fn with each row of query (entrySelect's columns) in path order.
+func (ix *Index) stream(ctx context.Context, query string, fn func(sectionindex.Entry) error) error {
+	rows, err := ix.pool.Query(ctx, query+` ORDER BY d.path`)
 	if err != nil {
 		return ix.fail("read every doc", err)
 	}
