@@ -88,12 +88,7 @@ func (s *IndexSource) ReadFile(ctx context.Context, path string) ([]byte, domain
 // unsettledStamp (its size is the file's again, so sizes and token estimates
 // read right); other stamps are returned as they are. The serving process
 // never refreshes, so it needs no mark to re-read the doc by.
-func settledStamp(s domain.Stamp) domain.Stamp {
-	if isUnsettled(s) {
-		s.Size = -1 - s.Size
-	}
-	return s
-}
+func settledStamp(s domain.Stamp) domain.Stamp { return s.Settled() }
 
 func (s *IndexSource) entry(ctx context.Context, path string) (sectionindex.Entry, error) {
 	e, err := s.ix.Entry(ctx, path)

@@ -98,15 +98,12 @@ func (p *parsedDoc) settled() bool {
 
 // unsettledStamp is the stamp the section index stores for a doc read
 // within the racy window: its sections are searchable at once, but no file
-// has this stamp (a negative size), so the next refresh, and the next
-// process, read it again instead of trusting bytes its stamp cannot prove.
-func unsettledStamp(s domain.Stamp) domain.Stamp {
-	s.Size = -1 - s.Size
-	return s
-}
+// has this stamp, so the next refresh, and the next process, read it again
+// instead of trusting bytes its stamp cannot prove (domain.Stamp.Unsettled).
+func unsettledStamp(s domain.Stamp) domain.Stamp { return s.Unsettled() }
 
 // isUnsettled reports whether s is an unsettledStamp.
-func isUnsettled(s domain.Stamp) bool { return s.Size < 0 }
+func isUnsettled(s domain.Stamp) bool { return s.IsUnsettled() }
 
 // countUnsettled counts the entries stored under an unsettledStamp.
 func countUnsettled(es []sectionindex.Entry) int {

@@ -69,6 +69,30 @@ func (s Stamp) Equal(o Stamp) bool {
 	return s.Size == o.Size && s.ModTime.Equal(o.ModTime) && s.Inode == o.Inode && s.Changed.Equal(o.Changed)
 }
 
+// Unsettled is the stamp a section index stores for a file read so soon
+// after its modification that its stamp cannot prove its bytes (within one
+// timestamp tick of an edit): no file has it (its size is negative), so
+// whoever compares it with a file's stamp reads the file again, while
+// Settled still recovers the stamp of the bytes that were read.
+func (s Stamp) Unsettled() Stamp {
+	if s.Size >= 0 {
+		s.Size = -1 - s.Size
+	}
+	return s
+}
+
+// IsUnsettled reports whether s came from Unsettled.
+func (s Stamp) IsUnsettled() bool { return s.Size < 0 }
+
+// Settled is the stamp of the bytes an Unsettled stamp was made from; any
+// other stamp is returned as it is.
+func (s Stamp) Settled() Stamp {
+	if s.Size < 0 {
+		s.Size = -1 - s.Size
+	}
+	return s
+}
+
 // EstimateTokens is the token estimate used wherever an index gives none:
 // bytes / 4, rounded up.
 func EstimateTokens(size int64) int {

@@ -33,3 +33,13 @@ func TestStampEqual(t *testing.T) {
 		})
 	}
 }
+
+func TestUnsettledStampRoundTrip(t *testing.T) {
+	for _, size := range []int64{0, 1, 1542} {
+		s := Stamp{Size: size, Inode: 7}
+		u := s.Unsettled()
+		if !u.IsUnsettled() || u.Equal(s) || u.Unsettled() != u || u.Settled() != s || s.Settled() != s || s.IsUnsettled() {
+			t.Errorf("size %d: unsettled %+v, settled again %+v", size, u, u.Settled())
+		}
+	}
+}

@@ -9,9 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/librarian/librarian/adapters/jsonindex"
+	"github.com/librarian/librarian/adapters/localretrieval"
+	"github.com/librarian/librarian/adapters/memjournal"
+	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/retrieval"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
+	"github.com/librarian/librarian/ports/sectionindex"
 )
 
 var (
@@ -332,4 +337,40 @@ func TestBadInput(t *testing.T) {
 // HTTP client against the engine API serving this engine.
 func TestContractLibrary(t *testing.T) {
 	retrievaltest.RunLibrary(t, func(t *testing.T) retrieval.Engine { return newLocal(t, bundled(t)) })
+}
+
+// TestLocateUnsettledIsNotStale: a doc indexed within a tick of its last
+// edit is stored under an unsettled stamp; its hits are not stale while
+// the file is the one that was read.
+func TestLocateUnsettledIsNotStale(t *testing.T) {
+	root := copyDir(t, bundled(t))
+	src, err := jsonindex.New(root, "index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := sqlitesectionindex.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	indexLibrary(t, src, ix)
+	e, err := ix.Entry(ctx, "backend/auth.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Doc.Stamp = e.Doc.Stamp.Unsettled()
+	if err := ix.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(), Library: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "Validate", Limit: 10, Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loc.Hits) == 0 || loc.Hits[0].File != "backend/auth.md" || loc.Hits[0].Stale {
+		t.Errorf("a hit in an unchanged doc stored as unsettled: %+v; want backend/auth.md first, not stale", loc.Hits)
+	}
 }

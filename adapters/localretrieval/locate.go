@@ -282,5 +282,8 @@ func (e *Engine) isStale(ctx context.Context, path string) bool {
 	if err != nil {
 		return true
 	}
-	return !now.Equal(d.Stamp)
+	// A doc indexed within a tick of its last edit is stored under an
+	// unsettled stamp: its bytes are still the file's while the file's
+	// stamp is the settled one.
+	return !now.Equal(d.Stamp.Settled())
 }
