@@ -53,11 +53,10 @@ func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswe
 	if err := e.prepare(ctx); err != nil {
 		return domain.EngineAnswer{}, err
 	}
-	g, err := e.guidanceFor(ctx, q.Tags.Session)
+	g, excludes, err := e.guidanceFor(ctx, q.Tags.Session)
 	if err != nil {
 		return domain.EngineAnswer{}, err
 	}
-	excludes, _ := domain.ParseExcludes(g.Exclude)
 	kind, text, topic := "ask", query, ""
 	if len(q.History) > 0 {
 		kind = "discuss"

@@ -31,11 +31,10 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 	if err := e.prepare(ctx); err != nil {
 		return domain.EngineAnswer{}, err
 	}
-	g, err := e.guidanceFor(ctx, q.Tags.Session)
+	g, excludes, err := e.guidanceFor(ctx, q.Tags.Session)
 	if err != nil {
 		return domain.EngineAnswer{}, err
 	}
-	excludes, _ := domain.ParseExcludes(g.Exclude)
 	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: task, Limit: briefSections})
 	if err != nil {
 		return domain.EngineAnswer{}, fmt.Errorf("index ranked search: %w", err)

@@ -239,16 +239,19 @@ func (e *Engine) docID(ctx context.Context, path string) string {
 	return path
 }
 
-// guidanceFor returns the session's guidance in force (zero when none).
-func (e *Engine) guidanceFor(ctx context.Context, session string) (domain.SessionGuidance, error) {
+// guidanceFor returns the session's guidance in force and its compiled
+// exclude patterns (both zero when none): what ask, brief and locate filter by.
+func (e *Engine) guidanceFor(ctx context.Context, session string) (domain.SessionGuidance, domain.Excludes, error) {
 	if session == "" {
-		return domain.SessionGuidance{}, nil
+		return domain.SessionGuidance{}, domain.Excludes{}, nil
 	}
 	g, ok, err := e.journal.CurrentGuidance(ctx, session, e.now())
 	if err != nil || !ok {
-		return domain.SessionGuidance{}, err
+		return domain.SessionGuidance{}, domain.Excludes{}, err
 	}
-	return g, nil
+	// Stored guidance was checked when it was set, so its patterns parse.
+	excludes, _ := domain.ParseExcludes(g.Exclude)
+	return g, excludes, nil
 }
 
 // log records one interaction; a failure to log never fails the answer it

@@ -52,11 +52,10 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 	if err := e.prepare(ctx); err != nil {
 		return domain.Locations{}, err
 	}
-	g, err := e.guidanceFor(ctx, q.Tags.Session)
+	g, excludes, err := e.guidanceFor(ctx, q.Tags.Session)
 	if err != nil {
 		return domain.Locations{}, err
 	}
-	excludes, _ := domain.ParseExcludes(g.Exclude) // stored guidance was checked when it was set
 	cands, err := e.locateCandidates(ctx, query, limit)
 	if err != nil {
 		return domain.Locations{}, err
