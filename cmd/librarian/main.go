@@ -43,6 +43,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if inv.Done {
 		return inv.ExitCode
 	}
+	defer startProfiles(getenv, stderr)()
 	serveHTTP := inv.Command == "serve" && inv.Settings.HTTP.Addr != ""
 	// Over HTTP the default level is info, for the access log; fx's own
 	// start-up lines stay at warn unless LIBRARIAN_LOG asks for more.
