@@ -142,7 +142,7 @@ func (ix *Index) catalogWatched(ctx context.Context) (*domain.Catalog, error) {
 	if ix.built != nil {
 		ix.checkShared(&p)
 		if p.empty() {
-			return copyCatalog(ix.built), nil
+			return ix.built, nil
 		}
 	}
 	cat, err := ix.update(ctx, p)
@@ -154,7 +154,7 @@ func (ix *Index) catalogWatched(ctx context.Context) (*domain.Catalog, error) {
 		return nil, err
 	}
 	ix.built = cat
-	return copyCatalog(cat), nil
+	return cat, nil
 }
 
 // update applies the changes p (a full walk before the first catalog or
@@ -374,30 +374,4 @@ func (ix *Index) takeKept(p string) ([]byte, domain.Stamp, bool) {
 		return nil, domain.Stamp{}, false
 	}
 	return k.data, k.stamp, true
-}
-
-// copyCatalog copies a catalog so the caller may change it without
-// reaching the cached one: the slices and map, and every tag list (all in
-// one backing array).
-func copyCatalog(c *domain.Catalog) *domain.Catalog {
-	n := 0
-	for i := range c.Docs {
-		n += len(c.Docs[i].Tags)
-	}
-	tags := make([]string, 0, n)
-	docs := make([]domain.Document, len(c.Docs))
-	copy(docs, c.Docs)
-	for i := range docs {
-		if t := docs[i].Tags; len(t) > 0 {
-			lo := len(tags)
-			tags = append(tags, t...)
-			docs[i].Tags = tags[lo:len(tags):len(tags)]
-		}
-	}
-	folders := make(map[string]domain.Folder, len(c.Folders))
-	for k, f := range c.Folders {
-		f.Tags = cloneTags(f.Tags)
-		folders[k] = f
-	}
-	return &domain.Catalog{Docs: docs, Folders: folders, Notes: append([]string(nil), c.Notes...)}
 }

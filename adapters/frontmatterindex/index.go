@@ -16,8 +16,9 @@
 // catalog built last time without touching the disk, and one after a
 // change reads only the folders and files the notifications name; where
 // watching is unavailable, each call walks the tree again (to see added
-// and removed files) and stats every file. Each Catalog returns a catalog
-// of its own: callers may change it.
+// and removed files) and stats every file. While watching, an unchanged
+// library returns the very catalog of the last call (callers only read it:
+// see docindex.Source), so a caller can keep what it derives from one.
 //
 // The first Catalog reads every file whole; while watching, it keeps the
 // bytes of small files (bounded, see keepMaxFile) so that the parse
@@ -30,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path"
 	"runtime"
@@ -98,6 +100,14 @@ type Index struct {
 	// watch limit. Set with mu held.
 	failWatches bool
 
+	// The metadata cache file (MetaCache), "" for none; metaLoaded once
+	// it was read; saves tracks writes in flight, saveMu orders them.
+	metaFile   string
+	metaLog    *slog.Logger
+	metaLoaded bool
+	saves      sync.WaitGroup
+	saveMu     sync.Mutex
+
 	// Counters for tests: files read for their metadata (an unchanged file
 	// is not read again), folders listed, full walks.
 	metaReads   atomic.Int64
@@ -159,6 +169,7 @@ func (ix *Index) Close() error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.stopWatching()
+	ix.saves.Wait()
 	return ix.root.Close()
 }
 

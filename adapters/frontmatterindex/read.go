@@ -24,6 +24,7 @@ const chunkSize = 128
 // its metadata; any other is read again, in parallel. The cache then holds
 // exactly the candidates that could be read, so removed files are forgotten.
 func (ix *Index) refresh(ctx context.Context, found []candidate) ([]note, error) {
+	ix.loadMetaCache()
 	entries := make([]*cached, len(found))
 	var stale []int
 	for i, c := range found {
@@ -82,7 +83,11 @@ func (ix *Index) refresh(ctx context.Context, found []candidate) ([]note, error)
 			notes = append(notes, note{found[i].path, ix.leftOutNote(found[i].path, err)})
 		}
 	}
+	changed := len(stale) > 0 || len(files) != len(ix.files)
 	ix.files = files
+	if changed {
+		ix.saveMetaCache()
+	}
 	if kept != nil {
 		ix.keep(found, kept)
 	}

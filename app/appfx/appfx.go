@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/fx"
@@ -99,14 +100,33 @@ func IndexModule(s app.Settings) fx.Option {
 			return jsonindex.New(s.Root, s.DocIndex, jsonindex.AllowHardLinks(s.AllowHardLinks))
 		}
 	default:
-		ctor = func(s app.Settings) (*frontmatterindex.Index, error) {
+		ctor = func(s app.Settings, logger *slog.Logger) (*frontmatterindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
-			return frontmatterindex.New(s.Root, frontmatterindex.AllowHardLinks(s.AllowHardLinks))
+			opts := []frontmatterindex.Option{frontmatterindex.AllowHardLinks(s.AllowHardLinks)}
+			if file := metaCacheFile(s); file != "" {
+				opts = append(opts, frontmatterindex.MetaCache(file, logger))
+			}
+			return frontmatterindex.New(s.Root, opts...)
 		}
 	}
 	return fx.Module("index", fx.Provide(fx.Annotate(ctor, fx.As(new(docindex.Source)))))
+}
+
+// metaCacheFile is where the frontmatter convention keeps its metadata
+// cache: beside the library's SQLite section index (one per real root path,
+// never inside the library); "" when the index is off, so that
+// LIBRARY_INDEX=off writes nothing anywhere.
+func metaCacheFile(s app.Settings) string {
+	if s.Index == "off" {
+		return ""
+	}
+	file, err := sqlitesectionindex.FileFor(s.IndexDir, s.Root)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(file, ".sqlite") + ".frontmatter"
 }
 
 // MarkdownModule provides the goldmark parser.

@@ -23,6 +23,9 @@ type Source interface {
 	// missing file, malformed frontmatter): these never fail the call.
 	// An index that fails validation returns a *domain.IndexError listing
 	// every problem, each with its entry.
+	// The catalog is shared, to be read and never changed: a source may
+	// return the same one to every call while the library is unchanged,
+	// and callers may keep what they derive from it by its pointer.
 	Catalog(ctx context.Context) (*domain.Catalog, error)
 
 	// Stat returns the stamp of the document file at path (relative to the
