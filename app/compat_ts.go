@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/librarian/librarian/domain"
 )
@@ -91,6 +92,7 @@ func (e *tsDocNotFoundError) Is(target error) bool { return target == domain.Err
 type tsDoc struct {
 	doc  domain.Document
 	path string
+	line string // its listDocuments entry
 	body string
 }
 
@@ -121,11 +123,11 @@ func (l *Library) TSGetDocument(ctx context.Context, filepath string) (string, e
 	if err != nil {
 		return "", err
 	}
-	doc, ok := tsLookup(cat)[tsNormalizePath(filepath)]
+	doc, ok := l.tsViewOf(cat).byPath[tsNormalizePath(filepath)]
 	if !ok {
 		return "", &tsDocNotFoundError{path: filepath}
 	}
-	p, err := l.open(ctx, doc)
+	p, err := l.openText(ctx, doc)
 	if errors.Is(err, domain.ErrNotFound) {
 		// Listed a moment ago, gone now.
 		return "", &tsDocNotFoundError{path: filepath}
@@ -144,14 +146,14 @@ func (l *Library) TSGetDocuments(ctx context.Context, filepaths []string) (strin
 	if err != nil {
 		return "", err
 	}
-	byPath := tsLookup(cat)
+	byPath := l.tsViewOf(cat).byPath
 	var found []tsDoc
 	for _, fp := range filepaths {
 		doc, ok := byPath[tsNormalizePath(fp)]
 		if !ok {
 			continue
 		}
-		p, err := l.open(ctx, doc)
+		p, err := l.openText(ctx, doc)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return "", ctxErr
@@ -226,9 +228,10 @@ func (l *Library) tsScope(ctx context.Context, directory string, tags []string, 
 	if prefix != "/" {
 		prefix += "/"
 	}
+	// The view is in the original's order: filtering keeps it.
 	var out []tsDoc
-	for _, d := range cat.Docs {
-		p := "/" + d.Path
+	for _, d := range l.tsViewOf(cat).docs {
+		p := d.path
 		if !strings.HasPrefix(p, prefix) {
 			continue
 		}
@@ -238,12 +241,11 @@ func (l *Library) tsScope(ctx context.Context, directory string, tags []string, 
 				continue
 			}
 		}
-		if len(tags) > 0 && !domain.HasAnyTag(d.Tags, tags) {
+		if len(tags) > 0 && !domain.HasAnyTag(d.doc.Tags, tags) {
 			continue
 		}
-		out = append(out, tsDoc{doc: d, path: p})
+		out = append(out, d)
 	}
-	slices.SortStableFunc(out, func(a, b tsDoc) int { return tsComparePaths(a.path, b.path) })
 	return out, nil
 }
 
@@ -255,7 +257,7 @@ func (l *Library) tsOpen(ctx context.Context, docs []tsDoc) ([]tsDoc, error) {
 	for i, d := range docs {
 		ds[i] = d.doc
 	}
-	parsed, _ := l.openAll(ctx, ds)
+	parsed, _ := l.openAllTexts(ctx, ds)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -278,7 +280,10 @@ func (l *Library) tsRenderList(docs []tsDoc, hint string) string {
 	}
 	entries := make([]string, len(docs))
 	for i, d := range docs {
-		entries[i] = "- " + d.path + "\n  - tags: " + tsTags(d.doc.Tags)
+		entries[i] = d.line
+		if entries[i] == "" {
+			entries[i] = "- " + d.path + "\n  - tags: " + tsTags(d.doc.Tags)
+		}
 	}
 	kept, left := l.tsFit(entries, "\n")
 	out := strings.Join(entries[:kept], "\n")
@@ -366,15 +371,6 @@ func (l *Library) tsLeftOut(n int, what, hint string, paths []string) string {
 	return b.String()
 }
 
-// tsLookup indexes the catalog's docs by their path with a leading '/'.
-func tsLookup(cat *domain.Catalog) map[string]domain.Document {
-	m := make(map[string]domain.Document, len(cat.Docs))
-	for _, d := range cat.Docs {
-		m["/"+d.Path] = d
-	}
-	return m
-}
-
 // tsNormalizePath is the original's normalizePath: leading and trailing
 // slashes dropped, one leading slash added. Nothing else is cleaned.
 func tsNormalizePath(p string) string {
@@ -459,5 +455,7 @@ func tsBody(p *parsedDoc) string {
 		}
 		src = src[i+1:]
 	}
-	return strings.TrimPrefix(string(src), "\ufeff")
+	// A view, not a copy: a common-word search reads every body, and the
+	// cached bytes are never written to (a changed file gets new ones).
+	return strings.TrimPrefix(unsafe.String(unsafe.SliceData(src), len(src)), "\ufeff")
 }

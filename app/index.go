@@ -20,10 +20,11 @@ type indexState struct {
 	ix  sectionindex.Index
 	log *slog.Logger
 
-	refreshMu sync.Mutex // one refresh at a time
-	loadMu    sync.Mutex // one read of the stored stamps
-	warmMu    sync.Mutex // one warming pass (warmFromIndex)
-	warmed    bool
+	refreshMu   sync.Mutex // one refresh at a time
+	loadMu      sync.Mutex // one read of the stored stamps
+	warmMu      sync.Mutex // one warming pass (warmFromIndex, warmTexts)
+	warmed      bool       // every parse loaded
+	textsWarmed bool       // every text loaded
 
 	mu      sync.Mutex
 	stamps  map[string]domain.Stamp // what the index holds, by path; nil until loaded
@@ -215,13 +216,9 @@ func (s *indexState) ensureStamps(ctx context.Context) error {
 	if loaded {
 		return nil
 	}
-	cat, err := s.ix.Catalog(ctx)
+	m, err := s.ix.Stamps(ctx)
 	if err != nil {
 		return fmt.Errorf("reading the section index: %w", err)
-	}
-	m := make(map[string]domain.Stamp, len(cat.Docs))
-	for _, d := range cat.Docs {
-		m[d.Path] = d.Stamp
 	}
 	s.mu.Lock()
 	s.stamps = m
@@ -290,10 +287,10 @@ func (l *Library) KeepIndexed(ctx context.Context) {
 	for {
 		st, err := l.Refresh(ctx, nil)
 		if err == nil {
-			// After a restart the parses are in the index, not in memory:
+			// After a restart the texts are in the index, not in memory:
 			// load them now (once), behind the calls, rather than in the
 			// first call that needs every doc (a common-word search).
-			l.warmFromIndex(ctx)
+			l.warmTexts(ctx)
 		}
 		switch {
 		case ctx.Err() != nil:
@@ -374,7 +371,7 @@ func (l *Library) warmFromIndex(ctx context.Context) {
 			return nil // changed since, or stamped only on open: opened as usual
 		}
 		l.mu.Lock()
-		if l.cache[e.Doc.Path] == nil {
+		if p := l.cache[e.Doc.Path]; p == nil || p.textOnly {
 			l.cache[e.Doc.Path] = &parsedDoc{stamp: stamp, content: e.Content, structure: e.Structure, readAt: now}
 		}
 		l.mu.Unlock()
@@ -401,15 +398,7 @@ func (l *Library) warmIfCold(ctx context.Context, docs []domain.Document) {
 	if warmed {
 		return
 	}
-	missing := 0
-	l.mu.Lock()
-	for _, d := range docs {
-		if l.cache[d.Path] == nil {
-			missing++
-		}
-	}
-	l.mu.Unlock()
-	if missing >= warmThreshold {
+	if l.missing(docs, true) >= warmThreshold {
 		l.warmFromIndex(ctx)
 	}
 }

@@ -64,6 +64,8 @@ type Library struct {
 	cache map[string]*parsedDoc // by doc path
 
 	idx *indexState // nil: no section index (see UseIndex)
+
+	tsViews tsViewCache // the librarian-ts tools' view of the last catalog
 }
 
 // NewLibrary builds the library use cases. images may be nil.
@@ -84,6 +86,10 @@ type parsedDoc struct {
 	// stamp changing (git's "racy clean" case), so such a read is trusted
 	// only after checking the bytes once more.
 	readAt time.Time
+	// textOnly: loaded from the index's texts (warmTexts), structure holds
+	// only FrontmatterEnd. Enough for the librarian-ts tools (openText);
+	// open parses it, or loads its parse, before anyone reads the rest.
+	textOnly bool
 }
 
 // racyWindow is how long after a file's modification time a read of it is
@@ -160,7 +166,7 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 	l.mu.Lock()
 	cached := l.cache[path]
 	l.mu.Unlock()
-	if cached != nil && cached.stamp == stamp && cached.settled() {
+	if cached != nil && !cached.textOnly && cached.stamp.Equal(stamp) && cached.settled() {
 		return cached, nil
 	}
 	limit := l.cfg.MaxDocBytes
@@ -171,6 +177,14 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (%s)", domain.ErrTooLarge, stamp.Size, limit, l.docLimitSource())
 	}
 	if p := l.fromIndex(ctx, path, stamp); p != nil {
+		l.mu.Lock()
+		l.cache[path] = p
+		l.mu.Unlock()
+		return p, nil
+	}
+	if cached != nil && cached.textOnly && cached.stamp.Equal(stamp) && cached.settled() {
+		// The bytes are current; only their parse is missing.
+		p := &parsedDoc{stamp: cached.stamp, content: cached.content, structure: l.parser.Parse(cached.content), readAt: cached.readAt}
 		l.mu.Lock()
 		l.cache[path] = p
 		l.mu.Unlock()
@@ -221,6 +235,11 @@ func (l *Library) prune(cat *domain.Catalog) {
 // opened has a nil entry and its error in errs.
 func (l *Library) openAll(ctx context.Context, docs []domain.Document) ([]*parsedDoc, []error) {
 	l.warmIfCold(ctx, docs)
+	return l.openEach(ctx, docs, l.open)
+}
+
+// openEach opens docs with open on a few goroutines, keeping their order.
+func (l *Library) openEach(ctx context.Context, docs []domain.Document, open func(context.Context, domain.Document) (*parsedDoc, error)) ([]*parsedDoc, []error) {
 	out := make([]*parsedDoc, len(docs))
 	errs := make([]error, len(docs))
 	workers := runtime.GOMAXPROCS(0) * 2
@@ -234,7 +253,7 @@ func (l *Library) openAll(ctx context.Context, docs []domain.Document) ([]*parse
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i], errs[i] = l.open(ctx, docs[i])
+				out[i], errs[i] = open(ctx, docs[i])
 			}
 		}()
 	}

@@ -91,7 +91,7 @@ func NewServer(opts Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "Librarian", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: firstNonEmpty(opts.Instructions, Instructions), Logger: logger})
-	srv.AddReceivingMiddleware(recoverPanics(logger), protocolErrors)
+	srv.AddReceivingMiddleware(recoverPanics(logger), protocolErrors, plainResults)
 	return srv
 }
 

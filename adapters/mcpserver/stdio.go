@@ -271,7 +271,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // Write implements mcp.Connection.
 func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := encodeMessage(msg)
 	if err != nil {
 		return err
 	}
@@ -292,6 +292,28 @@ func (c *lineConn) writeLine(data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// encodeMessage is jsonrpc.EncodeMessage, but a successful response is
+// framed by hand around its result, which the SDK marshaled a moment ago:
+// EncodeMessage would validate and copy a megabyte-sized result once more.
+// The line ends with room for the newline, so writeLine copies nothing.
+func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error != nil || len(resp.Result) < plainMinBytes {
+		return jsonrpc.EncodeMessage(msg)
+	}
+	id, err := json.Marshal(resp.ID.Raw())
+	if err != nil {
+		return nil, err
+	}
+	const head, mid = `{"jsonrpc":"2.0","id":`, `,"result":`
+	data := make([]byte, 0, len(head)+len(id)+len(mid)+len(resp.Result)+2)
+	data = append(data, head...)
+	data = append(data, id...)
+	data = append(data, mid...)
+	data = append(data, resp.Result...)
+	return append(data, '}'), nil
 }
 
 // Close implements mcp.Connection.

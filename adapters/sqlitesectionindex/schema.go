@@ -13,7 +13,7 @@ const applicationID = 0x4C494252
 // schemaVersion is kept in the file's user_version. An older version is
 // dropped and rebuilt (the library is the source of truth); a newer one
 // (a newer Librarian) is bypassed, never touched.
-const schemaVersion = 2
+const schemaVersion = 3
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.
@@ -22,7 +22,9 @@ const rankWeights = "bm25(2.0, 8.0, 1.0, 2.0)"
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value BLOB NOT NULL)`,
 	// One row per document: the catalog entry (JSON, stamp included), the
-	// bytes, the parse (JSON) and what the indexer derived.
+	// bytes, the parse (JSON) and what the indexer derived. The stamp and
+	// the body's first line are columns too, so that Stamps and Texts read
+	// no JSON (times in Unix nanoseconds, NULL for the zero time).
 	`CREATE TABLE docs(
 		id INTEGER PRIMARY KEY,
 		path TEXT NOT NULL UNIQUE,
@@ -31,7 +33,12 @@ var schema = []string{
 		structure BLOB NOT NULL,
 		names BLOB NOT NULL,
 		links BLOB NOT NULL,
-		sections INTEGER NOT NULL)`,
+		sections INTEGER NOT NULL,
+		stamp_size INTEGER NOT NULL,
+		stamp_mtime INTEGER,
+		stamp_inode INTEGER NOT NULL,
+		stamp_ctime INTEGER,
+		frontmatter_end INTEGER NOT NULL)`,
 	`CREATE TABLE sections(
 		id INTEGER PRIMARY KEY,
 		doc INTEGER NOT NULL,

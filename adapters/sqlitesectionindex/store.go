@@ -275,12 +275,13 @@ var writerSQL = map[string]string{
 	"delNames":    `DELETE FROM names WHERE doc = ?`,
 	"delLinks":    `DELETE FROM links WHERE doc = ?`,
 	"delDoc":      `DELETE FROM docs WHERE id = ?`,
-	"doc":         `INSERT INTO docs(path, doc, content, structure, names, links, sections) VALUES(?, ?, ?, ?, ?, ?, ?)`,
-	"grams":       `INSERT INTO grams(rowid, text) VALUES(?, ?)`,
-	"section":     `INSERT INTO sections(doc, section_id, start, end) VALUES(?, ?, ?, ?)`,
-	"ranked":      `INSERT INTO ranked(rowid, title, heading, body, code) VALUES(?, ?, ?, ?, ?)`,
-	"name":        `INSERT INTO names(doc, kind, name, lname, line, signature) VALUES(?, ?, ?, ?, ?, ?)`,
-	"link":        `INSERT INTO links(doc, target) VALUES(?, ?)`,
+	"doc": `INSERT INTO docs(path, doc, content, structure, names, links, sections,
+		stamp_size, stamp_mtime, stamp_inode, stamp_ctime, frontmatter_end) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"grams":   `INSERT INTO grams(rowid, text) VALUES(?, ?)`,
+	"section": `INSERT INTO sections(doc, section_id, start, end) VALUES(?, ?, ?, ?)`,
+	"ranked":  `INSERT INTO ranked(rowid, title, heading, body, code) VALUES(?, ?, ?, ?, ?)`,
+	"name":    `INSERT INTO names(doc, kind, name, lname, line, signature) VALUES(?, ?, ?, ?, ?, ?)`,
+	"link":    `INSERT INTO links(doc, target) VALUES(?, ?)`,
 }
 
 func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
@@ -367,7 +368,9 @@ func deriveAll(es []sectionindex.Entry) []derived {
 }
 
 func (w *writer) put(ctx context.Context, e sectionindex.Entry, d derived) error {
-	res, err := w.stmts["doc"].ExecContext(ctx, e.Doc.Path, d.doc, d.content, d.structure, d.names, d.links, len(e.Structure.Sections))
+	st := e.Doc.Stamp
+	res, err := w.stmts["doc"].ExecContext(ctx, e.Doc.Path, d.doc, d.content, d.structure, d.names, d.links, len(e.Structure.Sections),
+		st.Size, unixNano(st.ModTime), int64(st.Inode), unixNano(st.Changed), e.Structure.FrontmatterEnd)
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,16 @@ type Entry struct {
 	Links []string
 }
 
+// Text is a stored document's bytes with what reading its body needs: the
+// stamp the bytes were stored with and the line its frontmatter block ends
+// on (domain.Structure.FrontmatterEnd: 0 when it has none).
+type Text struct {
+	Path           string
+	Stamp          domain.Stamp
+	Content        []byte
+	FrontmatterEnd int
+}
+
 // Update is one batch of changes. Each entry's write is atomic on its own
 // (a reader sees a document's old or new state, never a mix), and a batch
 // that fails part-way leaves the entries it did not reach as they were.
@@ -82,6 +92,16 @@ type Store interface {
 	// its bytes and their structure, and decoding the rest is a third of
 	// the pass.
 	Parses(ctx context.Context, fn func(Entry) error) error
+
+	// Texts calls fn with every stored document's text, in path order,
+	// stopping at fn's first error (which it returns): the bytes without
+	// their parse, what a search over the whole library reads. A restart
+	// loads them in one pass, an order of magnitude cheaper than Parses.
+	Texts(ctx context.Context, fn func(Text) error) error
+
+	// Stamps returns the stamp each stored document was stored with, by
+	// path: what a refresh compares the library's files with.
+	Stamps(ctx context.Context) (map[string]domain.Stamp, error)
 
 	// Apply writes one batch of changes.
 	Apply(ctx context.Context, u Update) error

@@ -313,6 +313,10 @@ func corpus() []sectionindex.Entry {
 
 func testPut(t *testing.T, ix sectionindex.Index) {
 	es := corpus()
+	// A doc whose first lines are frontmatter: Texts says where its body starts.
+	es[3].Content = []byte("---\ntitle: Upper\n---\nUpper.\n")
+	es[3].Doc.Stamp.Size = int64(len(es[3].Content))
+	es[3].Structure = domain.Structure{Lines: 4, FrontmatterEnd: 3}
 	apply(t, ix, sectionindex.Update{Put: es})
 	c := catalog(t, ix)
 	want := []string{"B-upper.md", "a-b.md", "a.md", "a/b.md", "backend/auth.md", "backend/storage/caching.md", "guides/getting-started.md"}
@@ -370,6 +374,39 @@ func testPut(t *testing.T, ix sectionindex.Index) {
 	n = 0
 	if err := ix.Parses(context.Background(), func(sectionindex.Entry) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
 		t.Errorf("Parses after fn's error: %v, %d calls; want fn's error after one call", err, n)
+	}
+	// Texts streams their bytes, stamps and body starts, in path order.
+	streamed = nil
+	err = ix.Texts(context.Background(), func(tx sectionindex.Text) error {
+		streamed = append(streamed, tx.Path)
+		stored := byPath[tx.Path]
+		if !bytes.Equal(tx.Content, stored.Content) || tx.Content == nil {
+			t.Errorf("Texts of %s: content %q, want %q (never nil)", tx.Path, tx.Content, stored.Content)
+		}
+		if !tx.Stamp.Equal(stored.Doc.Stamp) {
+			t.Errorf("Texts of %s: stamp %+v, want %+v", tx.Path, tx.Stamp, stored.Doc.Stamp)
+		}
+		if tx.FrontmatterEnd != stored.Structure.FrontmatterEnd {
+			t.Errorf("Texts of %s: frontmatter end %d, want %d", tx.Path, tx.FrontmatterEnd, stored.Structure.FrontmatterEnd)
+		}
+		return nil
+	})
+	if err != nil || !slices.Equal(streamed, want) {
+		t.Errorf("Texts streamed %q (%v), want %q", streamed, err, want)
+	}
+	n = 0
+	if err := ix.Texts(context.Background(), func(sectionindex.Text) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Errorf("Texts after fn's error: %v, %d calls; want fn's error after one call", err, n)
+	}
+	// Stamps are the stored docs' stamps.
+	stamps, err := ix.Stamps(context.Background())
+	if err != nil || len(stamps) != len(es) {
+		t.Errorf("Stamps: %d stamps (%v), want %d", len(stamps), err, len(es))
+	}
+	for _, e := range es {
+		if got, ok := stamps[e.Doc.Path]; !ok || !got.Equal(e.Doc.Stamp) {
+			t.Errorf("Stamps[%s] = %+v (%v), want %+v", e.Doc.Path, got, ok, e.Doc.Stamp)
+		}
 	}
 	// A second batch adds to the first.
 	more := MarkdownEntry("z.md", "Zed", nil, "# Zed\n")

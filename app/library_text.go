@@ -1,0 +1,93 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/sectionindex"
+)
+
+// A document's text is its bytes and where its body starts, without the
+// rest of its parse: all the librarian-ts tools read (they list, match and
+// return bodies). After a restart the texts of the whole library come from
+// the index in one pass (warmTexts), an order of magnitude cheaper in time
+// and memory than loading every parse; the native tools parse, or load the
+// parse of, only the docs they open.
+
+// openText returns a doc whose content and structure.FrontmatterEnd are
+// current; its other structure fields may be missing (textOnly).
+func (l *Library) openText(ctx context.Context, d domain.Document) (*parsedDoc, error) {
+	stamp := d.Stamp
+	if stamp == (domain.Stamp{}) {
+		return l.open(ctx, d)
+	}
+	l.mu.Lock()
+	cached := l.cache[d.Path]
+	l.mu.Unlock()
+	if cached != nil && cached.stamp.Equal(stamp) && cached.settled() {
+		return cached, nil
+	}
+	return l.open(ctx, d)
+}
+
+// openAllTexts is openAll for openText: it loads the library's texts from
+// the index first when most of docs are not in memory (a restart).
+func (l *Library) openAllTexts(ctx context.Context, docs []domain.Document) ([]*parsedDoc, []error) {
+	if l.idx != nil && len(docs) >= warmThreshold && l.missing(docs, false) >= warmThreshold {
+		l.warmTexts(ctx)
+	}
+	return l.openEach(ctx, docs, l.openText)
+}
+
+// missing counts the docs not in the parse cache; with parses, a
+// textOnly entry counts as missing too.
+func (l *Library) missing(docs []domain.Document, parses bool) int {
+	n := 0
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, d := range docs {
+		if p := l.cache[d.Path]; p == nil || parses && p.textOnly {
+			n++
+		}
+	}
+	return n
+}
+
+// warmTexts loads, in one pass over the index and once per process, the
+// text of every doc whose stored stamp is the catalog's, for the docs not
+// in the parse cache.
+func (l *Library) warmTexts(ctx context.Context) {
+	s := l.idx
+	s.warmMu.Lock()
+	defer s.warmMu.Unlock()
+	if s.textsWarmed || s.warmed {
+		return
+	}
+	s.textsWarmed = true
+	cat, err := l.Catalog(ctx)
+	if err != nil {
+		return
+	}
+	current := make(map[string]domain.Stamp, len(cat.Docs))
+	for _, d := range cat.Docs {
+		current[d.Path] = d.Stamp
+	}
+	now := time.Now()
+	err = s.ix.Texts(ctx, func(t sectionindex.Text) error {
+		stamp, ok := current[t.Path]
+		if !ok || stamp == (domain.Stamp{}) || !stamp.Equal(t.Stamp) {
+			return nil // changed since, or stamped only on open: opened as usual
+		}
+		l.mu.Lock()
+		if l.cache[t.Path] == nil {
+			l.cache[t.Path] = &parsedDoc{stamp: stamp, content: t.Content,
+				structure: domain.Structure{FrontmatterEnd: t.FrontmatterEnd}, readAt: now, textOnly: true}
+		}
+		l.mu.Unlock()
+		return ctx.Err()
+	})
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("section index: loading the texts failed; docs are opened one by one", "err", err.Error())
+	}
+}
