@@ -24,21 +24,25 @@ var schema = []string{
 	// One row per document: the catalog entry (JSON, stamp included), the
 	// bytes, the parse (JSON) and what the indexer derived. The stamp and
 	// the body's first line are columns too, so that Stamps and Texts read
-	// no JSON (times in Unix nanoseconds, NULL for the zero time).
+	// no JSON (times in Unix nanoseconds, NULL for the zero time). Small
+	// columns come first and the bytes before the JSON: SQLite reads a
+	// row's payload up to the last column asked for.
 	`CREATE TABLE docs(
 		id INTEGER PRIMARY KEY,
 		path TEXT NOT NULL UNIQUE,
-		doc BLOB NOT NULL,
-		content BLOB NOT NULL,
-		structure BLOB NOT NULL,
-		names BLOB NOT NULL,
-		links BLOB NOT NULL,
-		sections INTEGER NOT NULL,
 		stamp_size INTEGER NOT NULL,
 		stamp_mtime INTEGER,
 		stamp_inode INTEGER NOT NULL,
 		stamp_ctime INTEGER,
-		frontmatter_end INTEGER NOT NULL)`,
+		frontmatter_end INTEGER NOT NULL,
+		sections INTEGER NOT NULL,
+		content BLOB NOT NULL,
+		doc BLOB NOT NULL,
+		structure BLOB NOT NULL,
+		names BLOB NOT NULL,
+		links BLOB NOT NULL)`,
+	// Stamps reads this index alone, not the 200 MB of rows.
+	`CREATE INDEX docs_stamps ON docs(path, stamp_size, stamp_mtime, stamp_inode, stamp_ctime)`,
 	`CREATE TABLE sections(
 		id INTEGER PRIMARY KEY,
 		doc INTEGER NOT NULL,
