@@ -224,13 +224,23 @@ func (l *Library) tsScope(ctx context.Context, directory string, tags []string, 
 	if err != nil {
 		return nil, err
 	}
+	return l.tsScopeOf(cat, directory, tags, depth), nil
+}
+
+// tsScopeOf is tsScope over catalog cat.
+func (l *Library) tsScopeOf(cat *domain.Catalog, directory string, tags []string, depth float64) []tsDoc {
 	prefix := tsNormalizePath(directory)
 	if prefix != "/" {
 		prefix += "/"
 	}
-	// The view is in the original's order: filtering keeps it.
+	// The view is in the original's order: filtering keeps it. The whole
+	// library is the view itself (callers read it, never change it).
+	view := l.tsViewOf(cat).docs
+	if prefix == "/" && depth < 0 && len(tags) == 0 {
+		return view
+	}
 	var out []tsDoc
-	for _, d := range l.tsViewOf(cat).docs {
+	for _, d := range view {
 		p := d.path
 		if !strings.HasPrefix(p, prefix) {
 			continue
@@ -246,7 +256,7 @@ func (l *Library) tsScope(ctx context.Context, directory string, tags []string, 
 		}
 		out = append(out, d)
 	}
-	return out, nil
+	return out
 }
 
 // tsOpen reads the bodies of docs, keeping their order. A doc that cannot be

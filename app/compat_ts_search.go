@@ -21,15 +21,16 @@ func (l *Library) TSSearchDocuments(ctx context.Context, req TSSearchRequest) (s
 	if err != nil {
 		return "", err
 	}
-	docs, err := l.tsScope(ctx, req.Directory, req.Tags, req.Depth)
+	cat, err := l.Catalog(ctx)
 	if err != nil {
 		return "", err
 	}
+	docs := l.tsScopeOf(cat, req.Directory, req.Tags, req.Depth)
 	plain := make([]domain.Document, len(docs))
 	for i, d := range docs {
 		plain[i] = d.doc
 	}
-	if skip := l.indexSkips(ctx, plain, tsCandidateQuery(req.Query, req.Mode, req.CaseSensitive)); skip != nil {
+	if skip := l.indexSkips(ctx, cat, plain, tsCandidateQuery(req.Query, req.Mode, req.CaseSensitive)); skip != nil {
 		kept := docs[:0:0]
 		for i, d := range docs {
 			if !skip[i] {

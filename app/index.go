@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -26,13 +27,20 @@ type indexState struct {
 	warmed      bool       // every parse loaded
 	textsWarmed bool       // every text loaded
 
-	mu      sync.Mutex
-	stamps  map[string]domain.Stamp // what the index holds, by path; nil until loaded
-	built   bool                    // a whole refresh has finished in this process
-	done    int                     // progress of the running refresh
-	total   int
-	changed chan struct{} // closed and replaced on every progress step
-	kick    chan struct{} // asks the background refresher for a refresh
+	mu     sync.Mutex
+	stamps map[string]domain.Stamp // what the index holds, by path; nil until loaded
+	// stampsGen counts changes of stamps; notHeld memoizes, for catalog
+	// notHeldOf at generation notHeldGen, the paths of its stamped docs
+	// the index does not hold in their current version (see holds).
+	stampsGen  uint64
+	notHeldOf  *domain.Catalog
+	notHeldGen uint64
+	notHeld    map[string]bool
+	built      bool // a whole refresh has finished in this process
+	done       int  // progress of the running refresh
+	total      int
+	changed    chan struct{} // closed and replaced on every progress step
+	kick       chan struct{} // asks the background refresher for a refresh
 }
 
 // UseIndex makes the library keep ix up to date and use it: parses of
@@ -163,6 +171,7 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 		for p, stamp := range put {
 			s.stamps[p] = stamp
 		}
+		s.stampsGen++
 		s.mu.Unlock()
 		st.Parsed += len(u.Put) - countUnsettled(u.Put)
 		st.Removed += len(u.Remove)
@@ -222,6 +231,7 @@ func (s *indexState) ensureStamps(ctx context.Context) error {
 	}
 	s.mu.Lock()
 	s.stamps = m
+	s.stampsGen++
 	s.mu.Unlock()
 	return nil
 }
@@ -232,6 +242,45 @@ func (s *indexState) indexedStamp(path string) (domain.Stamp, bool) {
 	defer s.mu.Unlock()
 	st, ok := s.stamps[path]
 	return st, ok
+}
+
+// holds sets held[i] when the index holds the current version of docs[i],
+// docs of catalog cat (a doc the catalog did not stamp is stamped by source
+// now), and reports whether any doc is not held. The comparison of cat's
+// stamps with the index's is made once per catalog and index change: a
+// search then costs a lookup per doc in a set that is empty once the
+// index is current.
+func (s *indexState) holds(ctx context.Context, source docindex.Source, cat *domain.Catalog, docs []domain.Document, held []bool) (stale bool) {
+	var unstamped []int
+	s.mu.Lock()
+	if s.notHeldOf != cat || s.notHeldGen != s.stampsGen {
+		s.notHeld = map[string]bool{}
+		for _, d := range cat.Docs {
+			if st, ok := s.stamps[d.Path]; d.Stamp != (domain.Stamp{}) && (!ok || !st.Equal(d.Stamp)) {
+				s.notHeld[d.Path] = true
+			}
+		}
+		s.notHeldOf, s.notHeldGen = cat, s.stampsGen
+	}
+	for i, d := range docs {
+		if d.Stamp == (domain.Stamp{}) {
+			unstamped = append(unstamped, i)
+			continue
+		}
+		held[i] = !s.notHeld[d.Path]
+		stale = stale || !held[i]
+	}
+	s.mu.Unlock()
+	for _, i := range unstamped {
+		stamp, err := source.Stat(ctx, docs[i].Path)
+		if err != nil {
+			continue // opening it will say why
+		}
+		st, ok := s.indexedStamp(docs[i].Path)
+		held[i] = ok && st.Equal(stamp)
+		stale = stale || !held[i]
+	}
+	return stale
 }
 
 func (s *indexState) setProgress(done, total int) {

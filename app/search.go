@@ -127,7 +127,7 @@ func (l *Library) SearchDocuments(ctx context.Context, req SearchRequest) (strin
 	if err != nil {
 		return "", err
 	}
-	skip := l.indexSkips(ctx, docs, m.candidateQuery(req.Query))
+	skip := l.indexSkips(ctx, cat, docs, m.candidateQuery(req.Query))
 	if skip == nil {
 		l.warmIfCold(ctx, docs) // every doc is scanned: load them in one pass
 	}

@@ -15,10 +15,10 @@ import (
 // not hold yet (the first build is running, or the file just changed) is
 // scanned as before, and the background refresh is asked to catch up.
 
-// indexSkips tells, per doc, whether the index proves it holds no match
-// of q; nil when the index cannot help (none in use, q cannot be narrowed,
+// indexSkips tells, per doc of cat's docs, whether the index proves it
+// holds no match of q; nil when the index cannot help (none in use, q cannot be narrowed,
 // or the index failed: that is logged and the docs are all scanned).
-func (l *Library) indexSkips(ctx context.Context, docs []domain.Document, q domain.CandidateQuery) []bool {
+func (l *Library) indexSkips(ctx context.Context, cat *domain.Catalog, docs []domain.Document, q domain.CandidateQuery) []bool {
 	if l.idx == nil || len(q.AnyOf) == 0 || len(docs) == 0 {
 		return nil
 	}
@@ -33,21 +33,12 @@ func (l *Library) indexSkips(ctx context.Context, docs []domain.Document, q doma
 	}
 	held := make([]bool, len(docs))
 	stale := false
-	for i, d := range docs {
-		if fromIndex {
+	if fromIndex {
+		for i := range held {
 			held[i] = true
-			continue
 		}
-		stamp := d.Stamp
-		if stamp == (domain.Stamp{}) {
-			var err error
-			if stamp, err = l.source.Stat(ctx, d.Path); err != nil {
-				continue // opening it will say why
-			}
-		}
-		s, ok := l.idx.indexedStamp(d.Path)
-		held[i] = ok && s.Equal(stamp)
-		stale = stale || !held[i]
+	} else {
+		stale = l.idx.holds(ctx, l.source, cat, docs, held)
 	}
 	if stale {
 		l.idx.noticeStale()

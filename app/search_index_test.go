@@ -56,7 +56,7 @@ func TestIndexNarrowsTheDocsScanned(t *testing.T) {
 		{domain.CandidateQuery{AnyOf: []string{"rotation key"}, Fold: true}, 1},
 		{domain.CandidateQuery{AnyOf: []string{"CAFÉ"}, Fold: true}, 1},
 	} {
-		skip := lib.indexSkips(context.Background(), cat.Docs, tc.q)
+		skip := lib.indexSkips(context.Background(), cat, cat.Docs, tc.q)
 		if skip == nil {
 			t.Fatalf("%q: the index did not narrow", tc.q.AnyOf)
 		}

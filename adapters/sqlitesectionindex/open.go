@@ -38,6 +38,8 @@ type Index struct {
 	where string    // the file, or "memory"
 	file  string    // "" in memory
 	entry *sql.Stmt // Entry's query, prepared once: a restart reads every doc through it
+
+	plan planStats // what Candidates plans with, kept between calls
 }
 
 // Options tune OpenFile; the zero value is what servers use.

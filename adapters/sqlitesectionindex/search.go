@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -23,8 +24,12 @@ func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]str
 		return nil, true, nil
 	}
 	var phrases []string
-	var docs, estimate int
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&docs); err != nil {
+	var estimate int
+	docs, err := ix.plan.docs(func() (int, error) {
+		var n int
+		return n, ix.db.QueryRowContext(ctx, `SELECT count(*) FROM docs`).Scan(&n)
+	})
+	if err != nil {
 		return nil, false, fmt.Errorf("section index candidates: %w", err)
 	}
 	for _, lit := range q.AnyOf {
@@ -75,11 +80,16 @@ func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]str
 // narrow as well as all of them.
 const maxGrams = 12
 
-// gramsOf is the FTS5 expression of a folded literal: all (up to maxGrams)
-// of its trigrams, ANDed, and the number of docs holding its rarest one
-// (an upper bound of its candidates). The table keeps no positions
-// (detail=none, a third of the size), so adjacency is the verifier's job:
-// a superset.
+// matchGrams is how many of a literal's trigrams the lookup ANDs: the
+// rarest ones. Each posting list the AND walks costs time in proportion to
+// its length, and past the rarest few the candidates barely shrink.
+const matchGrams = 3
+
+// gramsOf is the FTS5 expression of a folded literal: the rarest
+// matchGrams of its trigrams (of up to maxGrams looked at), ANDed, and the
+// number of docs holding its rarest one (an upper bound of its
+// candidates). The table keeps no positions (detail=none, a third of the
+// size), so adjacency is the verifier's job: a superset.
 func (ix *Index) gramsOf(ctx context.Context, lit string) (string, int, error) {
 	rs := []rune(lit)
 	n := len(rs) - gram + 1
@@ -87,7 +97,11 @@ func (ix *Index) gramsOf(ctx context.Context, lit string) (string, int, error) {
 	if n > maxGrams {
 		step = (n + maxGrams - 1) / maxGrams
 	}
-	var gs []string
+	type counted struct {
+		expr string
+		df   int
+	}
+	var gs []counted
 	seen := map[string]bool{}
 	rarest := -1
 	for i := 0; i < n; i += step {
@@ -99,20 +113,29 @@ func (ix *Index) gramsOf(ctx context.Context, lit string) (string, int, error) {
 			continue
 		}
 		seen[g] = true
-		gs = append(gs, `"`+strings.ReplaceAll(g, `"`, `""`)+`"`)
 		// The vocabulary holds the tokenizer's own (lower-case) form.
-		var df int
-		err := ix.db.QueryRowContext(ctx, `SELECT doc FROM grams_vocab WHERE term = ?`, strings.ToLower(g)).Scan(&df)
-		if errors.Is(err, sql.ErrNoRows) {
-			df = 0
-		} else if err != nil {
+		df, err := ix.plan.df(strings.ToLower(g), func(term string) (int, error) {
+			var n int
+			err := ix.db.QueryRowContext(ctx, `SELECT doc FROM grams_vocab WHERE term = ?`, term).Scan(&n)
+			if errors.Is(err, sql.ErrNoRows) {
+				return 0, nil
+			}
+			return n, err
+		})
+		if err != nil {
 			return "", 0, fmt.Errorf("section index candidates: %w", err)
 		}
 		if rarest < 0 || df < rarest {
 			rarest = df
 		}
+		gs = append(gs, counted{`"` + strings.ReplaceAll(g, `"`, `""`) + `"`, df})
 	}
-	return "(" + strings.Join(gs, " AND ") + ")", rarest, nil
+	slices.SortStableFunc(gs, func(a, b counted) int { return a.df - b.df })
+	exprs := make([]string, 0, matchGrams)
+	for _, c := range gs[:min(len(gs), matchGrams)] {
+		exprs = append(exprs, c.expr)
+	}
+	return "(" + strings.Join(exprs, " AND ") + ")", rarest, nil
 }
 
 func jsonList(ss []string) string {

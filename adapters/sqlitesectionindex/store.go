@@ -259,6 +259,9 @@ func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("section index update: %w", err)
 	}
+	if len(u.Put) > 0 || len(u.Remove) > 0 {
+		ix.plan.forget()
+	}
 	return nil
 }
 
