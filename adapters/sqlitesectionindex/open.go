@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,6 +41,9 @@ type Index struct {
 	entry *sql.Stmt // Entry's query, prepared once: a restart reads every doc through it
 
 	plan planStats // what Candidates plans with, kept between calls
+
+	log       *slog.Logger   // the one line a snapshot that cannot be written is worth
+	snapshots sync.WaitGroup // text snapshots being written (Close waits)
 }
 
 // Options tune OpenFile; the zero value is what servers use.
@@ -123,7 +127,7 @@ func Open(ctx context.Context, root, dir string, log *slog.Logger) (*Index, erro
 	ix, err := OpenFile(ctx, file, Options{})
 	if isCorrupt(err) {
 		log.Warn("section index: the file is corrupt; rebuilding it", "file", file, "reason", err.Error())
-		for _, suffix := range []string{"", "-wal", "-shm"} {
+		for _, suffix := range []string{"", "-wal", "-shm", "-texts"} {
 			os.Remove(file + suffix)
 		}
 		ix, err = OpenFile(ctx, file, Options{})
@@ -132,6 +136,7 @@ func Open(ctx context.Context, root, dir string, log *slog.Logger) (*Index, erro
 		log.Warn("section index: cannot use the file; using memory for this run", "file", file, "reason", err.Error())
 		return OpenMemory()
 	}
+	ix.log = log
 	return ix, nil
 }
 
@@ -152,7 +157,7 @@ func OpenFile(ctx context.Context, file string, o Options) (*Index, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(4)
-	ix := &Index{db: db, where: file, file: file}
+	ix := &Index{db: db, where: file, file: file, log: slog.Default()}
 	if err := ix.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("section index %s: %w", file, err)
@@ -178,7 +183,7 @@ func OpenMemory() (*Index, error) {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	ix := &Index{db: db, where: "memory"}
+	ix := &Index{db: db, where: "memory", log: slog.Default()}
 	if err := ix.migrate(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("in-memory section index: %w", err)
@@ -197,6 +202,7 @@ func (ix *Index) prepare(ctx context.Context) (err error) {
 
 // Close closes the database.
 func (ix *Index) Close() error {
+	ix.snapshots.Wait()
 	ix.entry.Close()
 	return ix.db.Close()
 }

@@ -13,7 +13,7 @@ const applicationID = 0x4C494252
 // schemaVersion is kept in the file's user_version. An older version is
 // dropped and rebuilt (the library is the source of truth); a newer one
 // (a newer Librarian) is bypassed, never touched.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.
@@ -110,6 +110,10 @@ func (ix *Index) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("creating the schema: %w", err)
 		}
+	}
+	// The file's instance: a text snapshot names it (see snapshot.go).
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('instance', ?)`, newInstance()); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, applicationID)); err != nil {
 		return err

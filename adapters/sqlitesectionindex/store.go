@@ -237,6 +237,11 @@ func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
 			return fmt.Errorf("section index update: storing %s: %w", e.Doc.Path, err)
 		}
 	}
+	if len(u.Put) > 0 || len(u.Remove) > 0 {
+		if err := bumpGeneration(ctx, tx); err != nil {
+			return fmt.Errorf("section index update: %w", err)
+		}
+	}
 	meta := map[string]any{}
 	if u.Folders != nil {
 		meta["folders"] = u.Folders

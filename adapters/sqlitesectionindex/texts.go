@@ -11,8 +11,49 @@ import (
 )
 
 // Texts streams every stored doc's bytes, stamp and body start in path
-// order, from columns: no JSON is decoded.
+// order: from the text snapshot when it is current (see snapshot.go), else
+// from the database's columns (no JSON is decoded), writing a snapshot for
+// the next time.
 func (ix *Index) Texts(ctx context.Context, fn func(sectionindex.Text) error) error {
+	instance, gen, err := ix.state(ctx)
+	if err != nil {
+		return fmt.Errorf("section index texts: %w", err)
+	}
+	if snap := readSnapshot(ix.snapshotFile(), instance, gen); snap != nil {
+		for _, t := range snap {
+			if err := fn(t); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var all []sectionindex.Text
+	if err := ix.textRows(ctx, func(t sectionindex.Text) error {
+		if ix.file != "" {
+			all = append(all, t)
+		}
+		return fn(t)
+	}); err != nil {
+		return err
+	}
+	if ix.file != "" && instance != "" {
+		// Only if nothing changed while the rows were read: a snapshot must
+		// be of one state.
+		if i2, g2, err := ix.state(ctx); err == nil && i2 == instance && g2 == gen {
+			ix.snapshots.Add(1)
+			go func() {
+				defer ix.snapshots.Done()
+				if err := writeSnapshot(ix.snapshotFile(), instance, gen, all); err != nil {
+					ix.log.Warn("section index: text snapshot not written; the next start reads the texts from the database", "reason", err.Error())
+				}
+			}()
+		}
+	}
+	return nil
+}
+
+// textRows streams Texts from the database.
+func (ix *Index) textRows(ctx context.Context, fn func(sectionindex.Text) error) error {
 	rows, err := ix.db.QueryContext(ctx, `SELECT path, content, frontmatter_end, `+stampColumns+` FROM docs ORDER BY path`)
 	if err != nil {
 		return fmt.Errorf("section index texts: %w", err)

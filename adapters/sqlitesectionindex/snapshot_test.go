@@ -1,0 +1,103 @@
+package sqlitesectionindex
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/librarian/librarian/ports/sectionindex"
+	"github.com/librarian/librarian/ports/sectionindex/sectionindextest"
+)
+
+func texts(t *testing.T, ix *Index) []sectionindex.Text {
+	t.Helper()
+	var out []sectionindex.Text
+	if err := ix.Texts(context.Background(), func(tx sectionindex.Text) error { out = append(out, tx); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func openFile(t *testing.T, file string) *Index {
+	t.Helper()
+	ix, err := OpenFile(context.Background(), file, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// TestTextSnapshot: Texts writes a snapshot, a restart reads its texts from
+// it, and a snapshot of another state (a later Apply, another file, a cut
+// file) is never read.
+func TestTextSnapshot(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "lib.sqlite")
+	ix := openFile(t, file)
+	put := []sectionindex.Entry{
+		sectionindextest.MarkdownEntry("a.md", "A", nil, "# A\n\nalpha\n"),
+		sectionindextest.MarkdownEntry("b/c.md", "C", []string{"t"}, "# C\n\ngamma\n"),
+	}
+	if err := ix.Apply(context.Background(), sectionindex.Update{Put: put}); err != nil {
+		t.Fatal(err)
+	}
+	want := texts(t, ix) // from the database: writes the snapshot
+	ix.Close()
+	if _, err := os.Stat(file + "-texts"); err != nil {
+		t.Fatalf("no snapshot after Texts: %v", err)
+	}
+
+	// A restart reads the snapshot: one written with other bytes for the
+	// same state is what Texts answers.
+	ix = openFile(t, file)
+	defer ix.Close()
+	instance, gen, err := ix.state(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(t, ix); !reflect.DeepEqual(got, want) {
+		t.Fatalf("texts after a restart:\n got %+v\nwant %+v", got, want)
+	}
+	marked := append([]sectionindex.Text(nil), want...)
+	marked[0].Content = []byte("from the snapshot\n")
+	if err := writeSnapshot(file+"-texts", instance, gen, marked); err != nil {
+		t.Fatal(err)
+	}
+	if got := texts(t, ix); string(got[0].Content) != "from the snapshot\n" {
+		t.Fatalf("Texts did not read the current snapshot: %q", got[0].Content)
+	}
+
+	// Another state's snapshot is not read.
+	for name, snap := range map[string]func() error{
+		"another file":   func() error { return writeSnapshot(file+"-texts", "other", gen, marked) },
+		"an older state": func() error { return writeSnapshot(file+"-texts", instance, gen-1, marked) },
+		"a cut file": func() error {
+			if err := writeSnapshot(file+"-texts", instance, gen, marked); err != nil {
+				return err
+			}
+			raw, _ := os.ReadFile(file + "-texts")
+			return os.WriteFile(file+"-texts", raw[:len(raw)-3], 0o644)
+		},
+	} {
+		if err := snap(); err != nil {
+			t.Fatal(err)
+		}
+		if got := texts(t, ix); !reflect.DeepEqual(got, want) {
+			t.Errorf("with %s's snapshot Texts = %+v, want the database's", name, got)
+		}
+	}
+	ix.snapshots.Wait()
+	// An Apply changes the state: the snapshot written before is stale.
+	if err := writeSnapshot(file+"-texts", instance, gen, marked); err != nil {
+		t.Fatal(err)
+	}
+	more := sectionindextest.MarkdownEntry("d.md", "D", nil, "delta\n")
+	if err := ix.Apply(context.Background(), sectionindex.Update{Put: []sectionindex.Entry{more}}); err != nil {
+		t.Fatal(err)
+	}
+	got := texts(t, ix)
+	if len(got) != 3 || string(got[0].Content) == "from the snapshot\n" {
+		t.Errorf("after an Apply Texts = %+v, want the database's three docs", got)
+	}
+}
