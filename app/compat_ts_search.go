@@ -6,7 +6,10 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/librarian/librarian/domain"
 )
@@ -49,18 +52,12 @@ func (l *Library) TSSearchDocuments(ctx context.Context, req TSSearchRequest) (s
 	// inside a long one.
 	limited, cancel := context.WithTimeoutCause(ctx, l.searchTimeout(), errSearchTimeLimit)
 	defer cancel()
-	hits := opened[:0]
-	for i, d := range opened {
-		if limited.Err() != nil {
-			break
-		}
-		if match(limited, d.body) {
-			hits = append(hits, d)
-		}
-		if limited.Err() != nil && ctx.Err() == nil {
-			return "", fmt.Errorf("%w: searchDocuments stopped at its time limit (%s) after %d of %d documents: narrow query, directory, tags or depth",
-				context.DeadlineExceeded, l.searchTimeout(), i, len(opened))
-		}
+	hits, examined := tsMatchAll(limited, opened, match, func() func(context.Context, string) bool {
+		return tsMatcher(pattern, req.Query, req.Mode, req.CaseSensitive)
+	})
+	if limited.Err() != nil && ctx.Err() == nil {
+		return "", fmt.Errorf("%w: searchDocuments stopped at its time limit (%s) after %d of %d documents: narrow query, directory, tags or depth",
+			context.DeadlineExceeded, l.searchTimeout(), examined, len(opened))
 	}
 	if err := ctx.Err(); err != nil {
 		return "", err
@@ -69,6 +66,51 @@ func (l *Library) TSSearchDocuments(ctx context.Context, req TSSearchRequest) (s
 		return l.tsRenderList(hits, "Narrow query, directory, tags or depth."), nil
 	}
 	return l.tsRenderContents(hits, "Narrow query, directory, tags or depth, or fetch them with getDocuments:"), nil
+}
+
+// tsMatchChunk is how many bodies a worker of tsMatchAll takes at a time.
+const tsMatchChunk = 256
+
+// tsMatchAll returns the docs whose body match accepts, in order, and how
+// many bodies were matched whole before ctx ended (all unless it did).
+// Past one chunk the bodies are matched on every CPU, each worker with a
+// matcher of its own from newMatch (a matcher may keep scratch space).
+func tsMatchAll(ctx context.Context, docs []tsDoc, match func(context.Context, string) bool, newMatch func() func(context.Context, string) bool) ([]tsDoc, int) {
+	matched := make([]bool, len(docs))
+	var examined atomic.Int64
+	var next atomic.Int64
+	workers := min(runtime.GOMAXPROCS(0), (len(docs)+tsMatchChunk-1)/tsMatchChunk)
+	var wg sync.WaitGroup
+	for w := range max(workers, 1) {
+		m := match
+		if w > 0 {
+			m = newMatch()
+		}
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(tsMatchChunk)) - tsMatchChunk
+				if lo >= len(docs) {
+					return
+				}
+				hi := min(lo+tsMatchChunk, len(docs))
+				for i := lo; i < hi; i++ {
+					matched[i] = m(ctx, docs[i].body)
+					if ctx.Err() != nil {
+						return // this body's match was cut: not examined
+					}
+					examined.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var hits []tsDoc
+	for i, d := range docs {
+		if matched[i] {
+			hits = append(hits, d)
+		}
+	}
+	return hits, int(examined.Load())
 }
 
 // tsMatcher is how a body is tested: a literal query (string mode, or a

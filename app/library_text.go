@@ -37,7 +37,33 @@ func (l *Library) openAllTexts(ctx context.Context, docs []domain.Document) ([]*
 	if l.idx != nil && len(docs) >= warmThreshold && l.missing(docs, false) >= warmThreshold {
 		l.warmTexts(ctx)
 	}
-	return l.openEach(ctx, docs, l.openText)
+	// What the cache holds is taken in one pass under one lock; only the
+	// rest is opened, in parallel (a goroutine hand-off per doc cost more
+	// than a lookup).
+	out := make([]*parsedDoc, len(docs))
+	errs := make([]error, len(docs))
+	var rest []int
+	l.mu.Lock()
+	for i, d := range docs {
+		if p := l.cache[d.Path]; p != nil && d.Stamp != (domain.Stamp{}) && p.stamp.Equal(d.Stamp) && p.settled() {
+			out[i] = p
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	l.mu.Unlock()
+	if len(rest) == 0 {
+		return out, errs
+	}
+	others := make([]domain.Document, len(rest))
+	for k, i := range rest {
+		others[k] = docs[i]
+	}
+	opened, openErrs := l.openEach(ctx, others, l.openText)
+	for k, i := range rest {
+		out[i], errs[i] = opened[k], openErrs[k]
+	}
+	return out, errs
 }
 
 // missing counts the docs not in the parse cache; with parses, a
