@@ -167,6 +167,14 @@ func init() {
 // by OR so bm25 ranks sections holding more and rarer words first. parts
 // are the lower-case words searched for, for picking lines.
 func matchExpression(text string) (expr string, parts []string) {
+	terms, parts := matchTerms(text)
+	return strings.Join(terms, " OR "), parts
+}
+
+// matchTerms is matchExpression's terms, one per word: any of them
+// matching matches the question (OR), all of them a section holding every
+// word (AND).
+func matchTerms(text string) (terms, parts []string) {
 	type word struct {
 		whole string
 		parts []string
@@ -188,7 +196,6 @@ func matchExpression(text string) (expr string, parts []string) {
 		words = stops
 	}
 	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-	var terms []string
 	for _, w := range words {
 		parts = append(parts, w.parts...)
 		if len(w.parts) == 1 {
@@ -197,7 +204,7 @@ func matchExpression(text string) (expr string, parts []string) {
 		}
 		terms = append(terms, "("+quote(w.whole)+" OR "+quote(strings.Join(w.parts, " "))+")")
 	}
-	return strings.Join(terms, " OR "), parts
+	return terms, parts
 }
 
 // bestLines picks up to three lines of a section from its body as
