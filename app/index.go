@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,7 +23,9 @@ type indexState struct {
 	ix  sectionindex.Index
 	log *slog.Logger
 
-	refreshMu   sync.Mutex // one refresh at a time
+	refreshMu   sync.Mutex           // one refresh at a time
+	links       *domain.LinkResolver // of linksDocs (see linkResolver), under refreshMu
+	linksDocs   []domain.Document
 	loadMu      sync.Mutex // one read of the stored stamps
 	warmMu      sync.Mutex // one warming pass (warmFromIndex, warmTexts)
 	warmed      bool       // every parse loaded
@@ -32,15 +36,19 @@ type indexState struct {
 	// stampsGen counts changes of stamps; notHeld memoizes, for catalog
 	// notHeldOf at generation notHeldGen, the paths of its stamped docs
 	// the index does not hold in their current version (see holds).
-	stampsGen  uint64
-	notHeldOf  *domain.Catalog
-	notHeldGen uint64
-	notHeld    map[string]bool
-	built      bool // a whole refresh has finished in this process
-	done       int  // progress of the running refresh
-	total      int
-	changed    chan struct{} // closed and replaced on every progress step
-	kick       chan struct{} // asks the background refresher for a refresh
+	stampsGen uint64
+	// metaWritten: this process wrote the folders and notes below.
+	metaWritten bool
+	metaFolders map[string]domain.Folder
+	metaNotes   []string
+	notHeldOf   *domain.Catalog
+	notHeldGen  uint64
+	notHeld     map[string]bool
+	built       bool // a whole refresh has finished in this process
+	done        int  // progress of the running refresh
+	total       int
+	changed     chan struct{} // closed and replaced on every progress step
+	kick        chan struct{} // asks the background refresher for a refresh
 }
 
 // UseIndex makes the library keep ix up to date and use it: parses of
@@ -105,7 +113,7 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	// Names and links are derived when a doc is stored; a link is resolved
 	// against the catalog of that moment (a doc it names that appears later
 	// is linked once the linking doc changes).
-	links := domain.NewLinkResolver(cat.Docs)
+	var links *domain.LinkResolver // made when a doc is to be stored
 	listed := make(map[string]bool, len(cat.Docs))
 	var todo []domain.Document
 	for _, d := range cat.Docs {
@@ -132,11 +140,38 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	if progress != nil {
 		progress(0, len(todo))
 	}
+	if len(todo) > 0 {
+		links = s.linkResolver(cat.Docs)
+	}
+	// The folders and notes go with the last batch (one commit, not two),
+	// and only when they changed since this process last wrote them.
+	folders := cat.Folders
+	if folders == nil {
+		folders = map[string]domain.Folder{}
+	}
+	notes := cat.Notes
+	if notes == nil {
+		notes = []string{}
+	}
+	meta := sectionindex.Update{BuiltAt: time.Now().Unix()}
+	s.mu.Lock()
+	if !s.metaWritten || !reflect.DeepEqual(folders, s.metaFolders) {
+		meta.Folders = folders
+	}
+	if !s.metaWritten || !slices.Equal(notes, s.metaNotes) {
+		meta.Notes = notes
+	}
+	s.mu.Unlock()
+	metaDone := meta.Folders == nil && meta.Notes == nil && len(todo) == 0 && len(gone) == 0
 	for i := 0; i < len(todo) || len(gone) > 0; i += refreshBatch {
 		batch := todo[i:min(i+refreshBatch, len(todo))]
 		parsed, errs := l.openAll(ctx, batch)
 		u := sectionindex.Update{Remove: gone}
 		gone = nil
+		if i+refreshBatch >= len(todo) { // the last batch
+			u.Folders, u.Notes, u.BuiltAt = meta.Folders, meta.Notes, meta.BuiltAt
+			metaDone = true
+		}
 		put := map[string]domain.Stamp{}
 		for j, d := range batch {
 			p := parsed[j]
@@ -181,18 +216,13 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 			progress(done, len(todo))
 		}
 	}
-	folders := cat.Folders
-	if folders == nil {
-		folders = map[string]domain.Folder{}
-	}
-	notes := cat.Notes
-	if notes == nil {
-		notes = []string{}
-	}
-	if err := s.ix.Apply(ctx, sectionindex.Update{Folders: folders, Notes: notes, BuiltAt: time.Now().Unix()}); err != nil {
-		return st, err
+	if !metaDone {
+		if err := s.ix.Apply(ctx, meta); err != nil {
+			return st, err
+		}
 	}
 	s.mu.Lock()
+	s.metaWritten, s.metaFolders, s.metaNotes = true, folders, notes
 	s.built = true
 	s.mu.Unlock()
 	s.setProgress(len(todo), len(todo))
@@ -242,6 +272,20 @@ func (s *indexState) indexedStamp(path string) (domain.Stamp, bool) {
 	defer s.mu.Unlock()
 	st, ok := s.stamps[path]
 	return st, ok
+}
+
+// linkResolver is a resolver of docs' links, the last one's when docs name
+// the same paths and ids (a refresh after an edit: 6 ms saved of 11,111).
+// Called with refreshMu held.
+func (s *indexState) linkResolver(docs []domain.Document) *domain.LinkResolver {
+	same := s.links != nil && len(docs) == len(s.linksDocs)
+	for i := 0; same && i < len(docs); i++ {
+		same = docs[i].Path == s.linksDocs[i].Path && docs[i].ID == s.linksDocs[i].ID
+	}
+	if !same {
+		s.links, s.linksDocs = domain.NewLinkResolver(docs), docs
+	}
+	return s.links
 }
 
 // holds sets held[i] when the index holds the current version of docs[i],

@@ -35,6 +35,7 @@ import (
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -81,7 +82,9 @@ type Index struct {
 	// catalog built from them, returned again while nothing changes.
 	folders map[string]*folderState
 	built   *domain.Catalog
-	noWatch bool // watching failed or is unavailable: walk on every call
+	// lastDocs are the documents of the last catalog built, by path.
+	lastDocs map[string]builtDoc
+	noWatch  bool // watching failed or is unavailable: walk on every call
 	// watchBroken: a folder could not be watched during a walk; the
 	// Catalog then stops watching.
 	watchBroken atomic.Bool
@@ -113,6 +116,14 @@ type Index struct {
 	metaReads   atomic.Int64
 	folderReads atomic.Int64
 	walks       atomic.Int64
+}
+
+// builtDoc is a document of the last catalog built, with what it was
+// made from: its metadata entry and the tags it inherited.
+type builtDoc struct {
+	entry     *cached
+	inherited []string
+	doc       domain.Document
 }
 
 // cached is one file's metadata and the stamp of the bytes it came from.
@@ -242,6 +253,11 @@ func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
 
 	cat := &domain.Catalog{Docs: make([]domain.Document, 0, len(ix.files)), Folders: map[string]domain.Folder{}}
 	notes := walkNotes
+	// A doc whose metadata entry and inherited tags are the last build's
+	// is the last build's document: after one edit, one doc is made anew,
+	// not 11,111 (catalogs are read-only, so sharing its tags is safe).
+	last := ix.lastDocs
+	ix.lastDocs = make(map[string]builtDoc, len(found))
 	for _, c := range found {
 		p := c.path
 		e := ix.files[p]
@@ -250,18 +266,26 @@ func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
 		}
 		m := &e.meta
 		dir := folderOf(p)
-		title := firstNonEmpty(m.title, m.heading, strings.TrimSuffix(path.Base(p), ".md"))
-		tags := mergeTags(inheritedTags(dir), m.tags)
-		cat.Docs = append(cat.Docs, domain.Document{
-			ID:        strings.TrimSuffix(p, ".md"),
-			Path:      p,
-			Title:     title,
-			Summary:   m.summary,
-			Tokens:    m.tokens,
-			HasTokens: m.hasTokens,
-			Tags:      tags,
-			Stamp:     c.stamp,
-		})
+		inherited := inheritedTags(dir)
+		if prev, ok := last[p]; ok && prev.entry == e && slices.Equal(prev.inherited, inherited) && prev.doc.Stamp.Equal(c.stamp) {
+			cat.Docs = append(cat.Docs, prev.doc)
+			ix.lastDocs[p] = prev
+		} else {
+			title := firstNonEmpty(m.title, m.heading, strings.TrimSuffix(path.Base(p), ".md"))
+			d := domain.Document{
+				ID:        strings.TrimSuffix(p, ".md"),
+				Path:      p,
+				Title:     title,
+				Summary:   m.summary,
+				Tokens:    m.tokens,
+				HasTokens: m.hasTokens,
+				Tags:      mergeTags(inherited, m.tags),
+				Stamp:     c.stamp,
+			}
+			cat.Docs = append(cat.Docs, d)
+			ix.lastDocs[p] = builtDoc{entry: e, inherited: inherited, doc: d}
+		}
+		tags := cat.Docs[len(cat.Docs)-1].Tags
 		if path.Base(p) == indexFile {
 			cat.Folders[dir] = domain.Folder{
 				Path:    dir,

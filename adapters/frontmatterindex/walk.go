@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -133,7 +133,7 @@ func flatten(states map[string]*folderState) ([]candidate, []note) {
 		found = append(found, st.found...)
 		notes = append(notes, st.notes...)
 	}
-	sort.Slice(found, func(i, j int) bool { return found[i].path < found[j].path })
+	slices.SortFunc(found, func(a, b candidate) int { return strings.Compare(a.path, b.path) })
 	return found, notes
 }
 
