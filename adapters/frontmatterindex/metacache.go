@@ -1,8 +1,8 @@
 package frontmatterindex
 
 import (
-	"bytes"
-	"encoding/gob"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -38,7 +38,8 @@ func MetaCache(file string, log *slog.Logger) Option {
 // older cache is not trusted.
 const metaCacheVersion = 1
 
-// metaCacheFile is the cache file's content (encoding/gob).
+// metaCacheFile is the cache file's content (see encode: gob took 30 ms
+// to decode 11,111 records, a third of a restart's first listing).
 type metaCacheFile struct {
 	Version int
 	Root    string // the library root as opened: a cache of another library is ignored
@@ -70,7 +71,7 @@ func (ix *Index) loadMetaCache() {
 	}
 	var f metaCacheFile
 	if err == nil {
-		err = gob.NewDecoder(bytes.NewReader(raw)).Decode(&f)
+		err = f.decode(raw)
 	}
 	switch {
 	case err != nil:
@@ -120,10 +121,7 @@ func (ix *Index) saveMetaCache() {
 }
 
 func writeMetaCache(file string, f *metaCacheFile) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(f); err != nil {
-		return err
-	}
+	buf := f.encode()
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
@@ -133,7 +131,7 @@ func writeMetaCache(file string, f *metaCacheFile) error {
 	}
 	err = tmp.Chmod(0o644) // as the section index beside it
 	if err == nil {
-		_, err = tmp.Write(buf.Bytes())
+		_, err = tmp.Write(buf)
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -144,6 +142,118 @@ func writeMetaCache(file string, f *metaCacheFile) error {
 	if err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	return nil
+}
+
+// metaCacheMagic opens a cache file; its version follows.
+const metaCacheMagic = "LIBRFMC"
+
+// encode is the file's bytes: the magic, then integers as 8 little-endian
+// bytes and strings and lists as their length then their items.
+func (f *metaCacheFile) encode() []byte {
+	size := 64 + len(f.Root)
+	for _, r := range f.Files {
+		size += 128 + len(r.Path) + len(r.Title) + len(r.Heading) + len(r.Summary)
+		for _, t := range r.Tags {
+			size += 8 + len(t)
+		}
+		for _, p := range r.Problems {
+			size += 8 + len(p)
+		}
+	}
+	b := make([]byte, 0, size)
+	num := func(v int64) { b = binary.LittleEndian.AppendUint64(b, uint64(v)) }
+	str := func(s string) { num(int64(len(s))); b = append(b, s...) }
+	list := func(ss []string) {
+		num(int64(len(ss)))
+		for _, s := range ss {
+			str(s)
+		}
+	}
+	b = append(b, metaCacheMagic...)
+	num(int64(f.Version))
+	str(f.Root)
+	num(int64(len(f.Files)))
+	for _, r := range f.Files {
+		str(r.Path)
+		num(r.Size)
+		num(r.ModTime)
+		num(r.Changed)
+		num(r.ReadAt)
+		num(int64(r.Inode))
+		str(r.Title)
+		str(r.Heading)
+		str(r.Summary)
+		list(r.Tags)
+		list(r.Problems)
+		num(int64(r.Tokens))
+		if r.HasTokens {
+			num(1)
+		} else {
+			num(0)
+		}
+	}
+	return b
+}
+
+var errMetaCacheCut = errors.New("cut short or damaged")
+
+// decode reads what encode wrote.
+func (f *metaCacheFile) decode(b []byte) error {
+	bad := false
+	num := func() int64 {
+		if len(b) < 8 {
+			bad = true
+			return 0
+		}
+		v := int64(binary.LittleEndian.Uint64(b))
+		b = b[8:]
+		return v
+	}
+	str := func() string {
+		n := num()
+		if bad || n < 0 || n > int64(len(b)) {
+			bad = true
+			return ""
+		}
+		s := string(b[:n])
+		b = b[n:]
+		return s
+	}
+	list := func() []string {
+		n := num()
+		if bad || n < 0 || n > int64(len(b)) {
+			bad = true
+			return nil
+		}
+		var out []string
+		for range n {
+			out = append(out, str())
+		}
+		return out
+	}
+	if len(b) < len(metaCacheMagic) || string(b[:len(metaCacheMagic)]) != metaCacheMagic {
+		return errors.New("not a metadata cache")
+	}
+	b = b[len(metaCacheMagic):]
+	f.Version = int(num())
+	f.Root = str()
+	n := num()
+	if bad || n < 0 || n > int64(len(b)) {
+		return errMetaCacheCut
+	}
+	f.Files = make([]metaRecord, 0, n)
+	for range n {
+		r := metaRecord{Path: str(), Size: num(), ModTime: num(), Changed: num(), ReadAt: num(), Inode: uint64(num()),
+			Title: str(), Heading: str(), Summary: str(), Tags: list(), Problems: list(), Tokens: int(num()), HasTokens: num() == 1}
+		if bad {
+			return errMetaCacheCut
+		}
+		f.Files = append(f.Files, r)
+	}
+	if len(b) != 0 {
+		return errMetaCacheCut
 	}
 	return nil
 }
