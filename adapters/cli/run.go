@@ -6,10 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/domain"
 )
+
+// keepStopWait bounds the wait, when a session ends, for the background
+// refresh to stop (it stops at its next step: a batch of the first build).
+const keepStopWait = 5 * time.Second
 
 // Execute runs a parsed invocation and returns the process exit code:
 // 0 success, 1 a finding (check's problems, eval below its bar), 2 misuse
@@ -19,8 +24,21 @@ func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser
 	case "serve":
 		if deps.Library != nil && deps.Library.Index() != nil {
 			// Bring the index up to date behind the calls: until a doc is
-			// indexed, searches read it from its file as before.
-			go deps.Library.KeepIndexed(ctx)
+			// indexed, searches read it from its file as before. It stops
+			// with the session, before the index is closed.
+			keepCtx, stopKeeping := context.WithCancel(ctx)
+			kept := make(chan struct{})
+			go func() {
+				defer close(kept)
+				deps.Library.KeepIndexed(keepCtx)
+			}()
+			defer func() {
+				stopKeeping()
+				select {
+				case <-kept:
+				case <-time.After(keepStopWait):
+				}
+			}()
 		}
 		serve := func() error { return deps.Serve(ctx, stdin, stdout) }
 		if inv.Settings.HTTP.Addr != "" {

@@ -3,12 +3,12 @@ package frontmatterindex
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/librarian/librarian/adapters/rootfs"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -125,25 +125,7 @@ func writeMetaCache(file string, f *metaCacheFile) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	err = tmp.Chmod(0o644) // as the section index beside it
-	if err == nil {
-		_, err = tmp.Write(buf)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", file, err)
-	}
-	return nil
+	return rootfs.WriteAtomic(file, buf, 0o644) // as the section index beside it
 }
 
 // metaCacheMagic opens a cache file; its version follows.

@@ -1,6 +1,8 @@
 // Package rootfs is confined file access through *os.Root, shared by the
 // file-based adapters (jsonindex, fileimages, frontmatterindex): stamps,
-// regular-file opens, and symlink resolution inside the root.
+// regular-file opens, and symlink resolution inside the root; and the
+// atomic writes of the caches kept beside the section index
+// (frontmatterindex, sqlitesectionindex).
 //
 // It is not an adapter of any port but the file-system toolkit the file
 // adapters share, since adapters never import each other. It imports only

@@ -7,11 +7,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/librarian/librarian/adapters/rootfs"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
@@ -61,15 +62,46 @@ func newInstance() string {
 }
 
 // readSnapshot returns the texts of the snapshot at file when it names
-// instance and gen, else nil. Their contents are slices of one buffer.
+// instance and gen, else nil. Their contents are slices of one buffer,
+// outside the Go heap where the system allows (readOffHeap); the paths
+// are copied into the heap.
 func readSnapshot(file, instance string, gen int64) []sectionindex.Text {
 	if file == "" || instance == "" {
 		return nil
 	}
-	raw, err := os.ReadFile(file)
+	if !snapshotNames(file, instance, gen) {
+		return nil
+	}
+	raw, err := readOffHeap(file)
 	if err != nil {
 		return nil
 	}
+	out := parseSnapshot(raw, instance, gen)
+	if out == nil {
+		releaseOffHeap(raw)
+	}
+	return out
+}
+
+// snapshotNames reads only the head of the snapshot at file: whether it
+// names instance and gen.
+func snapshotNames(file, instance string, gen int64) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(snapshotMagic)+8+len(instance)+8)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return false
+	}
+	r := snapshotReader{b: head}
+	return string(r.bytes(len(snapshotMagic))) == snapshotMagic && string(r.field()) == instance && r.int() == gen && !r.bad
+}
+
+// parseSnapshot returns the texts of a snapshot's bytes when they name
+// instance and gen and are whole, else nil.
+func parseSnapshot(raw []byte, instance string, gen int64) []sectionindex.Text {
 	r := snapshotReader{b: raw}
 	if string(r.bytes(len(snapshotMagic))) != snapshotMagic || string(r.field()) != instance || r.int() != gen {
 		return nil
@@ -117,23 +149,8 @@ func writeSnapshot(file, instance string, gen int64, texts []sectionindex.Text) 
 		w.int(int64(t.FrontmatterEnd))
 		w.field(t.Content)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	err = tmp.Chmod(0o644)
-	if err == nil {
-		_, err = tmp.Write(w.b)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing the text snapshot %s: %w", file, err)
+	if err := rootfs.WriteAtomic(file, w.b, 0o644); err != nil {
+		return fmt.Errorf("the text snapshot: %w", err)
 	}
 	return nil
 }

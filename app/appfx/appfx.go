@@ -100,7 +100,7 @@ func IndexModule(s app.Settings) fx.Option {
 			return jsonindex.New(s.Root, s.DocIndex, jsonindex.AllowHardLinks(s.AllowHardLinks))
 		}
 	default:
-		ctor = func(s app.Settings, logger *slog.Logger) (*frontmatterindex.Index, error) {
+		ctor = func(s app.Settings, logger *slog.Logger, lc fx.Lifecycle) (*frontmatterindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
@@ -108,10 +108,21 @@ func IndexModule(s app.Settings) fx.Option {
 			if file := metaCacheFile(s); file != "" {
 				opts = append(opts, frontmatterindex.MetaCache(file, logger))
 			}
-			return frontmatterindex.New(s.Root, opts...)
+			ix, err := frontmatterindex.New(s.Root, opts...)
+			if err == nil {
+				closeOnStop(lc, ix.Close)
+			}
+			return ix, err
 		}
 	}
 	return fx.Module("index", fx.Provide(fx.Annotate(ctor, fx.As(new(docindex.Source)))))
+}
+
+// closeOnStop closes a resource when the fx app stops: the section index
+// waits there for its text snapshot, the frontmatter source for its
+// metadata cache, so a command that ends does not leave them half written.
+func closeOnStop(lc fx.Lifecycle, close func() error) {
+	lc.Append(fx.Hook{OnStop: func(context.Context) error { return close() }})
 }
 
 // metaCacheFile is where the frontmatter convention keeps its metadata
@@ -158,11 +169,15 @@ func SectionIndexModule(s app.Settings) fx.Option {
 	case s.Index == "off":
 		ctor = func() (*sqlitesectionindex.Index, error) { return sqlitesectionindex.OpenMemory() }
 	default:
-		ctor = func(s app.Settings, logger *slog.Logger) (*sqlitesectionindex.Index, error) {
+		ctor = func(s app.Settings, logger *slog.Logger, lc fx.Lifecycle) (*sqlitesectionindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
-			return sqlitesectionindex.Open(context.Background(), s.Root, s.IndexDir, logger)
+			ix, err := sqlitesectionindex.Open(context.Background(), s.Root, s.IndexDir, logger)
+			if err == nil {
+				closeOnStop(lc, ix.Close)
+			}
+			return ix, err
 		}
 	}
 	return fx.Module("sectionindex", fx.Provide(fx.Annotate(ctor, fx.As(new(sectionindex.Index)))))

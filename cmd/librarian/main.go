@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
@@ -112,6 +113,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		fmt.Fprintln(stderr, "librarian:", err)
 		return 2
 	}
+	// Starting and stopping the graph closes what holds writes in flight
+	// (the section index's text snapshot, the frontmatter metadata cache)
+	// once the command is done.
+	if err := fxApp.Start(ctx); err != nil {
+		fmt.Fprintln(stderr, "librarian:", err)
+		return 2
+	}
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := fxApp.Stop(stopCtx); err != nil {
+			logger.Warn("closing the index", "err", err.Error())
+		}
+	}()
 	deps.Serve = func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 		return server.Run(ctx, &mcpserver.StdioTransport{In: in, Out: out, Logger: logger})
 	}
