@@ -1,161 +1,231 @@
 package app
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 )
 
 // searchDocuments' regexes match whole bodies (no 'm' flag, as in the
 // original), so Go's regexp meets 5 KB inputs, too long for its fast
-// backtracker: it falls back to the NFA, about a millisecond a doc. Most
-// patterns have a bounded match length and a required literal set (see
-// requiredLiterals), so a match lies within maxLen bytes of an occurrence
-// of a literal: the regex is run on small windows around those only.
-// Empty-width assertions (\b, ^, $) read one rune beyond a match, so a
-// match touching a window's cut edge proves nothing: the body is then
-// matched whole, as are patterns without a bound or literals.
+// backtracker: it falls back to the NFA, about a millisecond a doc. A
+// match must hold the literals the regex requires, in order and within the
+// runes the pieces between can span (see tsPlan): the literals are found
+// in place, the rare candidate places checked, and the regex run only on
+// the small windows around those that pass, cut where the regex's
+// assertions see the window as the body (cutLeft, cutRight), so a window's
+// match is the body's; the first window matching answers. The body is
+// matched whole only when the plan proves nothing: a branch without a
+// literal, a literal too common (too many occurrences or windows), or a
+// U+212A or U+017F where a folded k or s is looked for.
 
-// tsWindowMargin is the context kept beyond a window's possible matches:
-// one UTF-8 rune, what an assertion looks at.
-const tsWindowMargin = 4
-
-// tsMaxWindows bounds the windows tried per body: past it (a common
+// tsMaxOccurrences bounds the anchor occurrences looked at per branch in
+// a body of up to 8 KB (one per 32 bytes past that): past it (a common
 // literal), one whole-body match is cheaper.
+const tsMaxOccurrences = 256
+
+// tsMaxWindows bounds the windows matched per body of up to 32 KB (one
+// per 512 bytes past that), for the same reason.
 const tsMaxWindows = 64
 
-// tsRegexMatcher tests bodies against a searchDocuments regex.
+// tsScanBudget bounds the bytes of near stretches scanned per body, in
+// body lengths (a long bounded gap, foo.{0,1000}bar, and a common literal
+// would scan the same bytes again and again).
+const tsScanBudget = 8
+
+// tsRegexMatcher tests bodies against a searchDocuments regex. It is
+// read-only once built.
 type tsRegexMatcher struct {
-	re     *regexp.Regexp
-	lits   []literal
-	maxLen int // bytes; -1 when unbounded
+	re   *regexp.Regexp
+	plan *tsPlan // nil: every body is matched whole
 }
 
 func newTSRegexMatcher(re *regexp.Regexp) *tsRegexMatcher {
-	m := &tsRegexMatcher{re: re, maxLen: -1}
-	tree, err := syntax.Parse(re.String(), syntax.Perl)
-	if err != nil {
-		return m
+	m := &tsRegexMatcher{re: re}
+	if tree, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
+		m.plan = newTSPlan(tree)
 	}
-	m.lits = requiredLiterals(tree)
-	m.maxLen = maxMatchBytes(tree.Simplify())
 	return m
 }
 
+// tsWindow is body[lo:hi], to be matched with the regex.
+type tsWindow struct{ lo, hi int }
+
 // match reports whether body holds a match, as re.MatchString(body).
 func (m *tsRegexMatcher) match(ctx context.Context, body string) bool {
-	if m.lits == nil || m.maxLen < 0 {
-		return m.whole(ctx, body)
+	if m.plan == nil {
+		return m.run(ctx, body)
 	}
-	raw := []byte(body)
-	lowered, special := []byte(nil), false
-	var starts []int
-	for _, l := range m.lits {
-		hay := raw
-		if l.fold {
-			if lowered == nil {
-				lowered, special = lowerCopy(raw)
-			}
-			if l.ks && special {
-				return m.whole(ctx, body) // U+212A or U+017F: the lowered copy misses them
-			}
-			hay = lowered
-		}
-		for from := 0; ; {
-			i := bytes.Index(hay[from:], l.text)
-			if i < 0 {
-				break
-			}
-			starts = append(starts, from+i)
-			if len(starts) > tsMaxWindows {
-				return m.whole(ctx, body)
-			}
-			from += i + 1
+	var occBuf [32]tsOcc
+	var winBuf [16]tsWindow
+	wins := winBuf[:0]
+	ok := true
+	for i := range m.plan.branches {
+		if wins, ok = m.plan.branches[i].windows(body, wins, occBuf[:0]); !ok {
+			return m.run(ctx, body)
 		}
 	}
-	inconclusive := false
-	for _, p := range starts {
-		lo := max(0, p-m.maxLen-tsWindowMargin)
-		hi := min(len(body), p+m.maxLen+tsWindowMargin)
-		// Whole runes only, so the window's text decodes as the body's.
-		for lo > 0 && !startsRune(body[lo]) {
-			lo--
+	if len(wins) == 0 {
+		return false
+	}
+	for i := range wins {
+		wins[i] = tsWindow{m.plan.cutLeft(body, wins[i].lo), m.plan.cutRight(body, wins[i].hi)}
+	}
+	if len(wins) > 1 {
+		slices.SortFunc(wins, func(a, b tsWindow) int { return cmp.Compare(a.lo, b.lo) })
+	}
+	// Overlapping windows are matched as one; the first match answers.
+	cur := wins[0]
+	for _, w := range wins[1:] {
+		if w.lo < cur.hi {
+			cur.hi = max(cur.hi, w.hi)
+			continue
 		}
-		for hi < len(body) && !startsRune(body[hi]) {
-			hi++
+		if m.run(ctx, body[cur.lo:cur.hi]) {
+			return true
 		}
-		win := body[lo:hi]
-		for _, loc := range m.re.FindAllStringIndex(win, -1) {
-			if (loc[0] > 0 || lo == 0) && (loc[1] < len(win) || hi == len(body)) {
-				return true
+		cur = w
+	}
+	return m.run(ctx, body[cur.lo:cur.hi])
+}
+
+// windows appends to wins the windows of body (uncut) that hold every
+// match of the branch; ok is false when the body must be matched whole.
+// occs is scratch space.
+func (b *tsBranch) windows(body string, wins []tsWindow, occs []tsOcc) (_ []tsWindow, ok bool) {
+	anchor := &b.pieces[b.anchor]
+	if anchor.ks && tsHasSpecial(body) {
+		return wins, false
+	}
+	if occs, ok = anchor.appendAll(occs, body, max(tsMaxOccurrences, len(body)/32)); !ok {
+		return wins, false
+	}
+	if len(occs) == 0 {
+		return wins, true
+	}
+	if len(occs) > 1 {
+		slices.SortFunc(occs, func(a, b tsOcc) int { return cmp.Compare(a.start, b.start) })
+	}
+	// A far check's literal must occur on its side of some anchor occurrence.
+	for _, c := range b.far {
+		from, to := 0, occs[len(occs)-1].start
+		if !c.before {
+			from, to = len(body), len(body)
+			for _, o := range occs {
+				from = min(from, o.end)
 			}
-			inconclusive = true // a match at a cut edge: its assertions saw the cut
+		}
+		found, ok := b.pieces[c.piece].find(body, from, to)
+		if !ok {
+			return wins, false
+		}
+		if !found {
+			return wins, true
 		}
 	}
-	if inconclusive {
-		return m.whole(ctx, body)
+	limit := max(tsMaxWindows, len(body)/512)
+	budget := tsScanBudget * max(len(body), 1<<10) // bytes of near stretches to scan
+	for _, o := range occs {
+		w, pass, ok := b.window(body, o, &budget)
+		if !ok {
+			return wins, false
+		}
+		if !pass {
+			continue
+		}
+		if wins = append(wins, w); len(wins) > limit {
+			return wins, false
+		}
 	}
-	return false
+	return wins, true
+}
+
+// window checks the near pieces around an anchor occurrence: pass is false
+// when one has no literal in its stretch, else w holds every match of the
+// branch made with o. ok is false when that cannot be told, or when the
+// stretches scanned pass budget (bytes).
+func (b *tsBranch) window(body string, o tsOcc, budget *int) (w tsWindow, pass, ok bool) {
+	w = tsWindow{0, len(body)}
+	if b.first == b.anchor && b.pre >= 0 {
+		w.lo = tsRunesBack(body, o.start, b.pre-o.runes)
+	}
+	if b.last == b.anchor && b.post >= 0 {
+		w.hi = tsRunesFwd(body, o.end, b.post-o.runes)
+	}
+	for _, c := range b.near {
+		pc := &b.pieces[c.piece]
+		// The piece's match, and so its literal, lies in body[from:to].
+		from, to := o.end, tsRunesFwd(body, o.end, c.span-o.runes)
+		if c.before {
+			from, to = tsRunesBack(body, o.start, c.span-o.runes), o.start
+		}
+		if *budget -= to - from; *budget < 0 {
+			return w, false, false
+		}
+		outer := c.piece == b.first && b.pre >= 0 || c.piece == b.last && b.post >= 0
+		if !outer {
+			found, ok := pc.find(body, from, to)
+			if !ok || !found {
+				return w, false, ok
+			}
+			continue
+		}
+		// The outermost piece's occurrences bound the window: a match
+		// starts pre runes at most before the end of the literal's piece
+		// and ends post runes at most after the start of its.
+		if pc.ks && tsHasSpecial(body[from:to]) {
+			return w, false, false
+		}
+		found := false
+		lo, hi := len(body), 0
+		for i := range pc.lits {
+			l := &pc.lits[i]
+			for p := l.index(body, from, to); p >= 0; p = l.index(body, p+1, to) {
+				found = true
+				if c.before {
+					lo = min(lo, tsRunesBack(body, p, b.pre-l.runes))
+				} else {
+					hi = max(hi, tsRunesFwd(body, p+len(l.text), b.post-l.runes))
+				}
+			}
+		}
+		if !found {
+			return w, false, true
+		}
+		if c.before {
+			w.lo = lo
+		} else {
+			w.hi = hi
+		}
+	}
+	return w, true, true
+}
+
+// find reports whether one of the piece's literals occurs wholly inside
+// body[from:to]; ok is false when that cannot be told (a folded k or s,
+// and U+212A or U+017F there).
+func (pc *tsPiece) find(body string, from, to int) (found, ok bool) {
+	if pc.ks && tsHasSpecial(body[from:to]) {
+		return false, false
+	}
+	for i := range pc.lits {
+		if pc.lits[i].index(body, from, to) >= 0 {
+			return true, true
+		}
+	}
+	return false, true
 }
 
 func startsRune(b byte) bool { return b&0xC0 != 0x80 }
 
-// maxMatchBytes is an upper bound of the bytes a match of re spans (4 per
-// rune), or -1 when matches are unbounded.
-func maxMatchBytes(re *syntax.Regexp) int {
-	switch re.Op {
-	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
-		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpNoMatch:
-		return 0
-	case syntax.OpLiteral:
-		return 4 * len(re.Rune)
-	case syntax.OpCharClass, syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-		return 4
-	case syntax.OpCapture:
-		return maxMatchBytes(re.Sub[0])
-	case syntax.OpQuest:
-		return maxMatchBytes(re.Sub[0])
-	case syntax.OpStar, syntax.OpPlus:
-		return -1
-	case syntax.OpRepeat:
-		if re.Max < 0 {
-			return -1
-		}
-		n := maxMatchBytes(re.Sub[0])
-		if n < 0 {
-			return -1
-		}
-		return n * re.Max
-	case syntax.OpConcat:
-		sum := 0
-		for _, s := range re.Sub {
-			n := maxMatchBytes(s)
-			if n < 0 {
-				return -1
-			}
-			sum += n
-		}
-		return sum
-	case syntax.OpAlternate:
-		most := 0
-		for _, s := range re.Sub {
-			n := maxMatchBytes(s)
-			if n < 0 {
-				return -1
-			}
-			most = max(most, n)
-		}
-		return most
+// run matches the regex over text, the whole body or a window of it; a
+// long text is read through a reader that stops when ctx ends (a long body
+// can take RE2 minutes).
+func (m *tsRegexMatcher) run(ctx context.Context, text string) bool {
+	if len(text) >= longInput {
+		return findIndex(ctx, m.re, []byte(text)) != nil
 	}
-	return -1
-}
-
-// whole matches the regex over the whole body; a long body is read through
-// a reader that stops when ctx ends (a long body can take RE2 minutes).
-func (m *tsRegexMatcher) whole(ctx context.Context, body string) bool {
-	if len(body) >= longInput {
-		return findIndex(ctx, m.re, []byte(body)) != nil
-	}
-	return m.re.MatchString(body)
+	return m.re.MatchString(text)
 }
