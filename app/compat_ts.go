@@ -90,10 +90,16 @@ func (e *tsDocNotFoundError) Is(target error) bool { return target == domain.Err
 // tsDoc is a document as the original showed it: its path with a leading
 // '/', its tags (inherited first) and, once opened, its body.
 type tsDoc struct {
+	*tsEntry
+	body string
+}
+
+// tsEntry is what a tsDoc shares with the catalog's view (tsView): a search
+// of the whole library handles 11,111 of them, by pointer.
+type tsEntry struct {
 	doc  domain.Document
 	path string
 	line string // its listDocuments entry
-	body string
 }
 
 // TSListDocuments answers listDocuments: the docs of a folder, filtered by
@@ -135,7 +141,7 @@ func (l *Library) TSGetDocument(ctx context.Context, filepath string) (string, e
 	if err != nil {
 		return "", err
 	}
-	return tsRenderDocument(tsDoc{doc: doc, path: "/" + doc.Path, body: tsBody(p)}), nil
+	return tsRenderDocument(tsDoc{tsEntry: &tsEntry{doc: doc, path: "/" + doc.Path}, body: tsBody(p)}), nil
 }
 
 // TSGetDocuments answers getDocuments: the docs at the given paths, in the
@@ -160,7 +166,7 @@ func (l *Library) TSGetDocuments(ctx context.Context, filepaths []string) (strin
 			}
 			continue
 		}
-		found = append(found, tsDoc{doc: doc, path: "/" + doc.Path, body: tsBody(p)})
+		found = append(found, tsDoc{tsEntry: &tsEntry{doc: doc, path: "/" + doc.Path}, body: tsBody(p)})
 	}
 	return l.tsRenderContents(found, "Fetch them with getDocuments in another call:"), nil
 }
@@ -263,11 +269,7 @@ func (l *Library) tsScopeOf(cat *domain.Catalog, directory string, tags []string
 // read (removed since the catalog was taken, or refused) is left out, as the
 // original left out files it could not load.
 func (l *Library) tsOpen(ctx context.Context, docs []tsDoc) ([]tsDoc, error) {
-	ds := make([]domain.Document, len(docs))
-	for i, d := range docs {
-		ds[i] = d.doc
-	}
-	parsed, _ := l.openAllTexts(ctx, ds)
+	parsed, _ := l.openAllTexts(ctx, len(docs), func(i int) *domain.Document { return &docs[i].doc })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

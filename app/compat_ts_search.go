@@ -29,11 +29,8 @@ func (l *Library) TSSearchDocuments(ctx context.Context, req TSSearchRequest) (s
 		return "", err
 	}
 	docs := l.tsScopeOf(cat, req.Directory, req.Tags, req.Depth)
-	plain := make([]domain.Document, len(docs))
-	for i, d := range docs {
-		plain[i] = d.doc
-	}
-	if skip := l.indexSkips(ctx, cat, plain, tsCandidateQuery(req.Query, req.Mode, req.CaseSensitive)); skip != nil {
+	q := tsCandidateQuery(req.Query, req.Mode, req.CaseSensitive)
+	if skip := l.indexSkipsOf(ctx, cat, len(docs), func(i int) *domain.Document { return &docs[i].doc }, q); skip != nil {
 		kept := docs[:0:0]
 		for i, d := range docs {
 			if !skip[i] {

@@ -34,9 +34,11 @@ func (l *Library) tsViewOf(cat *domain.Catalog) *tsView {
 		return c.view
 	}
 	v := &tsView{cat: cat, docs: make([]tsDoc, len(cat.Docs)), byPath: make(map[string]domain.Document, len(cat.Docs))}
+	entries := make([]tsEntry, len(cat.Docs))
 	for i, d := range cat.Docs {
 		p := "/" + d.Path
-		v.docs[i] = tsDoc{doc: d, path: p, line: "- " + p + "\n  - tags: " + tsTags(d.Tags)}
+		entries[i] = tsEntry{doc: d, path: p, line: "- " + p + "\n  - tags: " + tsTags(d.Tags)}
+		v.docs[i] = tsDoc{tsEntry: &entries[i]}
 		v.byPath[p] = d
 	}
 	slices.SortStableFunc(v.docs, func(a, b tsDoc) int { return tsComparePaths(a.path, b.path) })

@@ -288,13 +288,13 @@ func (s *indexState) linkResolver(docs []domain.Document) *domain.LinkResolver {
 	return s.links
 }
 
-// holds sets held[i] when the index holds the current version of docs[i],
-// docs of catalog cat (a doc the catalog did not stamp is stamped by source
+// holds sets held[i] when the index holds the current version of doc(i),
+// one of n docs of catalog cat (a doc the catalog did not stamp is stamped by source
 // now), and reports whether any doc is not held. The comparison of cat's
 // stamps with the index's is made once per catalog and index change: a
 // search then costs a lookup per doc in a set that is empty once the
 // index is current.
-func (s *indexState) holds(ctx context.Context, source docindex.Source, cat *domain.Catalog, docs []domain.Document, held []bool) (stale bool) {
+func (s *indexState) holds(ctx context.Context, source docindex.Source, cat *domain.Catalog, n int, doc func(int) *domain.Document, held []bool) (stale bool) {
 	var unstamped []int
 	s.mu.Lock()
 	if s.notHeldOf != cat || s.notHeldGen != s.stampsGen {
@@ -306,7 +306,8 @@ func (s *indexState) holds(ctx context.Context, source docindex.Source, cat *dom
 		}
 		s.notHeldOf, s.notHeldGen = cat, s.stampsGen
 	}
-	for i, d := range docs {
+	for i := range n {
+		d := doc(i)
 		if d.Stamp == (domain.Stamp{}) {
 			unstamped = append(unstamped, i)
 			continue
@@ -316,11 +317,12 @@ func (s *indexState) holds(ctx context.Context, source docindex.Source, cat *dom
 	}
 	s.mu.Unlock()
 	for _, i := range unstamped {
-		stamp, err := source.Stat(ctx, docs[i].Path)
+		path := doc(i).Path
+		stamp, err := source.Stat(ctx, path)
 		if err != nil {
 			continue // opening it will say why
 		}
-		st, ok := s.indexedStamp(docs[i].Path)
+		st, ok := s.indexedStamp(path)
 		held[i] = ok && st.Equal(stamp)
 		stale = stale || !held[i]
 	}

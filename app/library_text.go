@@ -33,18 +33,19 @@ func (l *Library) openText(ctx context.Context, d domain.Document) (*parsedDoc, 
 
 // openAllTexts is openAll for openText: it loads the library's texts from
 // the index first when most of docs are not in memory (a restart).
-func (l *Library) openAllTexts(ctx context.Context, docs []domain.Document) ([]*parsedDoc, []error) {
-	if l.idx != nil && len(docs) >= warmThreshold && l.missing(docs, false) >= warmThreshold {
+func (l *Library) openAllTexts(ctx context.Context, n int, doc func(int) *domain.Document) ([]*parsedDoc, []error) {
+	if l.idx != nil && n >= warmThreshold && l.missingOf(n, doc, false) >= warmThreshold {
 		l.warmTexts(ctx)
 	}
 	// What the cache holds is taken in one pass under one lock; only the
 	// rest is opened, in parallel (a goroutine hand-off per doc cost more
 	// than a lookup).
-	out := make([]*parsedDoc, len(docs))
-	errs := make([]error, len(docs))
+	out := make([]*parsedDoc, n)
+	errs := make([]error, n)
 	var rest []int
 	l.mu.Lock()
-	for i, d := range docs {
+	for i := range n {
+		d := doc(i)
 		if p := l.cache[d.Path]; p != nil && d.Stamp != (domain.Stamp{}) && p.stamp.Equal(d.Stamp) && p.settled() {
 			out[i] = p
 		} else {
@@ -57,7 +58,7 @@ func (l *Library) openAllTexts(ctx context.Context, docs []domain.Document) ([]*
 	}
 	others := make([]domain.Document, len(rest))
 	for k, i := range rest {
-		others[k] = docs[i]
+		others[k] = *doc(i)
 	}
 	opened, openErrs := l.openEach(ctx, others, l.openText)
 	for k, i := range rest {
@@ -69,15 +70,20 @@ func (l *Library) openAllTexts(ctx context.Context, docs []domain.Document) ([]*
 // missing counts the docs not in the parse cache; with parses, a
 // textOnly entry counts as missing too.
 func (l *Library) missing(docs []domain.Document, parses bool) int {
-	n := 0
+	return l.missingOf(len(docs), func(i int) *domain.Document { return &docs[i] }, parses)
+}
+
+// missingOf is missing over n docs given by doc(i).
+func (l *Library) missingOf(n int, doc func(int) *domain.Document, parses bool) int {
+	count := 0
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, d := range docs {
-		if p := l.cache[d.Path]; p == nil || parses && p.textOnly {
-			n++
+	for i := range n {
+		if p := l.cache[doc(i).Path]; p == nil || parses && p.textOnly {
+			count++
 		}
 	}
-	return n
+	return count
 }
 
 // warmTexts loads, in one pass over the index and once per process, the

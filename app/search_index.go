@@ -19,7 +19,13 @@ import (
 // holds no match of q; nil when the index cannot help (none in use, q cannot be narrowed,
 // or the index failed: that is logged and the docs are all scanned).
 func (l *Library) indexSkips(ctx context.Context, cat *domain.Catalog, docs []domain.Document, q domain.CandidateQuery) []bool {
-	if l.idx == nil || len(q.AnyOf) == 0 || len(docs) == 0 {
+	return l.indexSkipsOf(ctx, cat, len(docs), func(i int) *domain.Document { return &docs[i] }, q)
+}
+
+// indexSkipsOf is indexSkips over n docs given by doc(i), so a caller
+// need not copy 11,111 documents into a slice.
+func (l *Library) indexSkipsOf(ctx context.Context, cat *domain.Catalog, n int, doc func(int) *domain.Document, q domain.CandidateQuery) []bool {
+	if l.idx == nil || len(q.AnyOf) == 0 || n == 0 {
 		return nil
 	}
 	// A library served from its index alone lists what the index holds:
@@ -31,14 +37,14 @@ func (l *Library) indexSkips(ctx context.Context, cat *domain.Catalog, docs []do
 			return nil
 		}
 	}
-	held := make([]bool, len(docs))
+	held := make([]bool, n)
 	stale := false
 	if fromIndex {
 		for i := range held {
 			held[i] = true
 		}
 	} else {
-		stale = l.idx.holds(ctx, l.source, cat, docs, held)
+		stale = l.idx.holds(ctx, l.source, cat, n, doc, held)
 	}
 	if stale {
 		l.idx.noticeStale()
@@ -55,9 +61,9 @@ func (l *Library) indexSkips(ctx context.Context, cat *domain.Catalog, docs []do
 	for _, p := range paths {
 		candidate[p] = true
 	}
-	skip := make([]bool, len(docs))
-	for i, d := range docs {
-		skip[i] = held[i] && !candidate[d.Path]
+	skip := make([]bool, n)
+	for i := range n {
+		skip[i] = held[i] && !candidate[doc(i).Path]
 	}
 	return skip
 }
