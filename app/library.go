@@ -211,6 +211,28 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 	return p, nil
 }
 
+// uncached returns the paths of docs the parse cache does not hold.
+func (l *Library) uncached(docs []domain.Document) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, d := range docs {
+		if l.cache[d.Path] == nil {
+			out = append(out, d.Path)
+		}
+	}
+	return out
+}
+
+// forget drops the cached parses of paths.
+func (l *Library) forget(paths []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, p := range paths {
+		delete(l.cache, p)
+	}
+}
+
 // prune drops cached parses of files the catalog no longer lists (renamed
 // or removed docs), once the cache holds more entries than the catalog has
 // docs, so it never grows past the library.
