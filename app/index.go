@@ -460,18 +460,14 @@ func (l *Library) warmFromIndex(ctx context.Context) {
 		return
 	}
 	l.idx.warmed = true
-	cat, err := l.Catalog(ctx)
+	current, err := l.catalogStamps(ctx)
 	if err != nil {
 		return
 	}
-	current := make(map[string]domain.Stamp, len(cat.Docs))
-	for _, d := range cat.Docs {
-		current[d.Path] = d.Stamp
-	}
 	now := time.Now()
 	err = l.idx.ix.Parses(ctx, func(e sectionindex.Entry) error {
-		stamp, ok := current[e.Doc.Path]
-		if !ok || stamp == (domain.Stamp{}) || !stamp.Equal(e.Doc.Stamp) {
+		stamp, ok := current.still(e.Doc.Path, e.Doc.Stamp)
+		if !ok {
 			return nil // changed since, or stamped only on open: opened as usual
 		}
 		l.mu.Lock()

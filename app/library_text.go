@@ -97,18 +97,14 @@ func (l *Library) warmTexts(ctx context.Context) {
 		return
 	}
 	s.textsWarmed = true
-	cat, err := l.Catalog(ctx)
+	current, err := l.catalogStamps(ctx)
 	if err != nil {
 		return
 	}
-	current := make(map[string]domain.Stamp, len(cat.Docs))
-	for _, d := range cat.Docs {
-		current[d.Path] = d.Stamp
-	}
 	now := time.Now()
 	err = s.ix.Texts(ctx, func(t sectionindex.Text) error {
-		stamp, ok := current[t.Path]
-		if !ok || stamp == (domain.Stamp{}) || !stamp.Equal(t.Stamp) {
+		stamp, ok := current.still(t.Path, t.Stamp)
+		if !ok {
 			return nil // changed since, or stamped only on open: opened as usual
 		}
 		l.mu.Lock()
@@ -122,4 +118,28 @@ func (l *Library) warmTexts(ctx context.Context) {
 	if err != nil && ctx.Err() == nil {
 		s.log.Warn("section index: loading the texts failed; docs are opened one by one", "err", err.Error())
 	}
+}
+
+// stampsByPath are the catalog's stamps, by path.
+type stampsByPath map[string]domain.Stamp
+
+// catalogStamps returns the current catalog's stamps.
+func (l *Library) catalogStamps(ctx context.Context) (stampsByPath, error) {
+	cat, err := l.Catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := make(stampsByPath, len(cat.Docs))
+	for _, d := range cat.Docs {
+		m[d.Path] = d.Stamp
+	}
+	return m, nil
+}
+
+// still returns the catalog's stamp of path when it is stored's: the
+// stored version is the current one (a doc stamped only when opened never
+// is).
+func (m stampsByPath) still(path string, stored domain.Stamp) (domain.Stamp, bool) {
+	stamp, ok := m[path]
+	return stamp, ok && stamp != (domain.Stamp{}) && stamp.Equal(stored)
 }
