@@ -169,27 +169,23 @@ func (p *tsPlan) noteAssertions(re *syntax.Regexp) {
 // tsAlternatives appends the branches of re's top-level alternation,
 // through groups: re matches where one of them does.
 func tsAlternatives(re *syntax.Regexp, out []*syntax.Regexp) []*syntax.Regexp {
-	switch re.Op {
-	case syntax.OpCapture:
-		return tsAlternatives(re.Sub[0], out)
-	case syntax.OpAlternate:
-		for _, sub := range re.Sub {
-			out = tsAlternatives(sub, out)
-		}
-		return out
-	}
-	return append(out, re)
+	return tsFlatten(re, syntax.OpAlternate, out)
 }
 
 // tsFactors appends the factors of re's concatenation, through groups: a
 // match of re is their matches, one after the other.
 func tsFactors(re *syntax.Regexp, out []*syntax.Regexp) []*syntax.Regexp {
+	return tsFlatten(re, syntax.OpConcat, out)
+}
+
+// tsFlatten appends the operands of re's nested op nodes, through groups.
+func tsFlatten(re *syntax.Regexp, op syntax.Op, out []*syntax.Regexp) []*syntax.Regexp {
 	switch re.Op {
 	case syntax.OpCapture:
-		return tsFactors(re.Sub[0], out)
-	case syntax.OpConcat:
+		return tsFlatten(re.Sub[0], op, out)
+	case op:
 		for _, sub := range re.Sub {
-			out = tsFactors(sub, out)
+			out = tsFlatten(sub, op, out)
 		}
 		return out
 	}
