@@ -395,6 +395,7 @@ func (l *Library) KeepIndexed(ctx context.Context) {
 			// load them now (once), behind the calls, rather than in the
 			// first call that needs every doc (a common-word search).
 			l.warmTexts(ctx)
+			l.warmSearch(ctx)
 		}
 		switch {
 		case ctx.Err() != nil:
