@@ -106,12 +106,19 @@ type tsEntry struct {
 // tags and depth, each as its path and tags, or with includeContents as the
 // whole body.
 func (l *Library) TSListDocuments(ctx context.Context, req TSListRequest) (string, error) {
-	docs, err := l.tsScope(ctx, req.Directory, req.Tags, req.Depth)
+	cat, err := l.Catalog(ctx)
 	if err != nil {
 		return "", err
 	}
+	view := l.tsViewOf(cat)
+	docs := l.tsScopeOf(cat, req.Directory, req.Tags, req.Depth)
 	if !req.IncludeContents {
-		return l.tsRenderList(docs, "Narrow directory, tags or depth."), nil
+		const hint = "Narrow directory, tags or depth."
+		if len(docs) == len(view.docs) {
+			// The whole library: the same answer until the catalog changes.
+			return view.whole(func() string { return l.tsRenderList(docs, hint) }), nil
+		}
+		return l.tsRenderList(docs, hint), nil
 	}
 	opened, err := l.tsOpen(ctx, docs)
 	if err != nil {

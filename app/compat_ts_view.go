@@ -17,6 +17,16 @@ type tsView struct {
 	cat    *domain.Catalog
 	docs   []tsDoc // every doc, in tsComparePaths order, line set
 	byPath map[string]domain.Document
+
+	wholeOnce sync.Once
+	wholeList string // listDocuments of the whole library (see whole)
+}
+
+// whole returns the listing of the whole library, rendered by render the
+// first time: 2 MB joined again for every warm listing otherwise.
+func (v *tsView) whole(render func() string) string {
+	v.wholeOnce.Do(func() { v.wholeList = render() })
+	return v.wholeList
 }
 
 // tsViewCache keeps the view of the last catalog.
