@@ -102,6 +102,13 @@ func (p *parsedDoc) settled() bool {
 	return p.readAt.Sub(p.stamp.ModTime) >= racyWindow
 }
 
+// isVersion reports whether p holds the bytes of the file version stamped
+// stamp: the same stamp, read outside the racy window (a zero stamp, a doc
+// not stamped yet, never matches).
+func (p *parsedDoc) isVersion(stamp domain.Stamp) bool {
+	return p != nil && stamp != (domain.Stamp{}) && p.stamp.Equal(stamp) && p.settled()
+}
+
 // unsettledStamp is the stamp the section index stores for a doc read
 // within the racy window: its sections are searchable at once, but no file
 // has this stamp, so the next refresh, and the next process, read it again
@@ -166,7 +173,7 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 	l.mu.Lock()
 	cached := l.cache[path]
 	l.mu.Unlock()
-	if cached != nil && !cached.textOnly && cached.stamp.Equal(stamp) && cached.settled() {
+	if cached.isVersion(stamp) && !cached.textOnly {
 		return cached, nil
 	}
 	limit := l.cfg.MaxDocBytes
@@ -182,7 +189,7 @@ func (l *Library) open(ctx context.Context, d domain.Document) (*parsedDoc, erro
 		l.mu.Unlock()
 		return p, nil
 	}
-	if cached != nil && cached.textOnly && cached.stamp.Equal(stamp) && cached.settled() {
+	if cached.isVersion(stamp) && cached.textOnly {
 		// The bytes are current; only their parse is missing.
 		p := &parsedDoc{stamp: cached.stamp, content: cached.content, structure: l.parser.Parse(cached.content), readAt: cached.readAt}
 		l.mu.Lock()

@@ -18,14 +18,10 @@ import (
 // openText returns a doc whose content and structure.FrontmatterEnd are
 // current; its other structure fields may be missing (textOnly).
 func (l *Library) openText(ctx context.Context, d domain.Document) (*parsedDoc, error) {
-	stamp := d.Stamp
-	if stamp == (domain.Stamp{}) {
-		return l.open(ctx, d)
-	}
 	l.mu.Lock()
 	cached := l.cache[d.Path]
 	l.mu.Unlock()
-	if cached != nil && cached.stamp.Equal(stamp) && cached.settled() {
+	if cached.isVersion(d.Stamp) {
 		return cached, nil
 	}
 	return l.open(ctx, d)
@@ -46,7 +42,7 @@ func (l *Library) openAllTexts(ctx context.Context, n int, doc func(int) *domain
 	l.mu.Lock()
 	for i := range n {
 		d := doc(i)
-		if p := l.cache[d.Path]; p != nil && d.Stamp != (domain.Stamp{}) && p.stamp.Equal(d.Stamp) && p.settled() {
+		if p := l.cache[d.Path]; p.isVersion(d.Stamp) {
 			out[i] = p
 		} else {
 			rest = append(rest, i)
