@@ -8,10 +8,10 @@ import "sync"
 // plan, never the answer, so a value another process made stale costs
 // speed at worst; this process's own writes forget them.
 type planStats struct {
-	mu    sync.Mutex
-	count int  // docs
-	known bool // count is set
-	dfs   map[string]int
+	mu     sync.Mutex
+	count  int            // docs
+	known  bool           // count is set
+	counts map[string]int // trigram -> docs holding it
 }
 
 // maxCachedGrams bounds the trigram counts kept.
@@ -35,29 +35,45 @@ func (p *planStats) docs(read func() (int, error)) (int, error) {
 	return n, nil
 }
 
-func (p *planStats) df(term string, read func(string) (int, error)) (int, error) {
+// dfs returns the counts of terms, in order, reading those not kept with
+// read (a term read answers nothing for is in no doc).
+func (p *planStats) dfs(terms []string, read func(missing []string) (map[string]int, error)) ([]int, error) {
+	out := make([]int, len(terms))
+	var missing []string
 	p.mu.Lock()
-	n, ok := p.dfs[term]
-	p.mu.Unlock()
-	if ok {
-		return n, nil
+	for i, t := range terms {
+		n, ok := p.counts[t]
+		if ok {
+			out[i] = n
+		} else {
+			missing = append(missing, t)
+		}
 	}
-	n, err := read(term)
+	p.mu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	got, err := read(missing)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	p.mu.Lock()
-	if p.dfs == nil || len(p.dfs) >= maxCachedGrams {
-		p.dfs = map[string]int{}
+	defer p.mu.Unlock()
+	if p.counts == nil || len(p.counts)+len(missing) > maxCachedGrams {
+		p.counts = map[string]int{}
 	}
-	p.dfs[term] = n
-	p.mu.Unlock()
-	return n, nil
+	for _, t := range missing {
+		p.counts[t] = got[t]
+	}
+	for i, t := range terms {
+		out[i] = p.counts[t]
+	}
+	return out, nil
 }
 
 // forget drops everything: the index changed.
 func (p *planStats) forget() {
 	p.mu.Lock()
-	p.known, p.dfs = false, nil
+	p.known, p.counts = false, nil
 	p.mu.Unlock()
 }

@@ -3,9 +3,7 @@ package sqlitesectionindex
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -98,38 +96,56 @@ func (ix *Index) gramsOf(ctx context.Context, lit string) (string, int, error) {
 	if n > maxGrams {
 		step = (n + maxGrams - 1) / maxGrams
 	}
-	type counted struct {
-		expr string
-		df   int
-	}
-	var gs []counted
+	var grams []string
 	seen := map[string]bool{}
-	rarest := -1
 	for i := 0; i < n; i += step {
 		g := string(rs[i : i+gram])
 		if i+step >= n {
 			g = string(rs[n-1:]) // always include the last gram
 		}
-		if seen[g] {
-			continue
+		if !seen[g] {
+			seen[g] = true
+			grams = append(grams, g)
 		}
-		seen[g] = true
-		// The vocabulary holds the tokenizer's own (lower-case) form.
-		df, err := ix.plan.df(strings.ToLower(g), func(term string) (int, error) {
-			var n int
-			err := ix.db.QueryRowContext(ctx, `SELECT doc FROM grams_vocab WHERE term = ?`, term).Scan(&n)
-			if errors.Is(err, sql.ErrNoRows) {
-				return 0, nil
-			}
-			return n, err
-		})
+	}
+	// The vocabulary holds the tokenizer's own (lower-case) form; the
+	// counts not known yet are read in one query.
+	terms := make([]string, len(grams))
+	for i, g := range grams {
+		terms[i] = strings.ToLower(g)
+	}
+	dfs, err := ix.plan.dfs(terms, func(missing []string) (map[string]int, error) {
+		rows, err := ix.db.QueryContext(ctx, `SELECT term, doc FROM grams_vocab WHERE term IN (SELECT value FROM json_each(?))`, jsonList(missing))
 		if err != nil {
-			return "", 0, fmt.Errorf("section index candidates: %w", err)
+			return nil, err
 		}
+		defer rows.Close()
+		got := map[string]int{}
+		for rows.Next() {
+			var term string
+			var n int
+			if err := rows.Scan(&term, &n); err != nil {
+				return nil, err
+			}
+			got[term] = n
+		}
+		return got, rows.Err()
+	})
+	if err != nil {
+		return "", 0, fmt.Errorf("section index candidates: %w", err)
+	}
+	type counted struct {
+		expr string
+		df   int
+	}
+	gs := make([]counted, len(grams))
+	rarest := -1
+	for i, g := range grams {
+		df := dfs[i]
 		if rarest < 0 || df < rarest {
 			rarest = df
 		}
-		gs = append(gs, counted{`"` + strings.ReplaceAll(g, `"`, `""`) + `"`, df})
+		gs[i] = counted{`"` + strings.ReplaceAll(g, `"`, `""`) + `"`, df}
 	}
 	slices.SortStableFunc(gs, func(a, b counted) int { return a.df - b.df })
 	exprs := make([]string, 0, matchGrams)
