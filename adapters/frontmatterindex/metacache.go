@@ -1,7 +1,6 @@
 package frontmatterindex
 
 import (
-	"encoding/binary"
 	"errors"
 	"log/slog"
 	"os"
@@ -131,8 +130,7 @@ func writeMetaCache(file string, f *metaCacheFile) error {
 // metaCacheMagic opens a cache file; its version follows.
 const metaCacheMagic = "LIBRFMC"
 
-// encode is the file's bytes: the magic, then integers as 8 little-endian
-// bytes and strings and lists as their length then their items.
+// encode is the file's bytes: the magic, then its records (rootfs.RecordWriter).
 func (f *metaCacheFile) encode() []byte {
 	size := 64 + len(f.Root)
 	for _, r := range f.Files {
@@ -144,97 +142,54 @@ func (f *metaCacheFile) encode() []byte {
 			size += 8 + len(p)
 		}
 	}
-	b := make([]byte, 0, size)
-	num := func(v int64) { b = binary.LittleEndian.AppendUint64(b, uint64(v)) }
-	str := func(s string) { num(int64(len(s))); b = append(b, s...) }
-	list := func(ss []string) {
-		num(int64(len(ss)))
-		for _, s := range ss {
-			str(s)
-		}
-	}
-	b = append(b, metaCacheMagic...)
-	num(int64(f.Version))
-	str(f.Root)
-	num(int64(len(f.Files)))
+	w := rootfs.RecordWriter{B: make([]byte, 0, size)}
+	w.B = append(w.B, metaCacheMagic...)
+	w.Int(int64(f.Version))
+	w.String(f.Root)
+	w.Int(int64(len(f.Files)))
 	for _, r := range f.Files {
-		str(r.Path)
-		num(r.Size)
-		num(r.ModTime)
-		num(r.Changed)
-		num(r.ReadAt)
-		num(int64(r.Inode))
-		str(r.Title)
-		str(r.Heading)
-		str(r.Summary)
-		list(r.Tags)
-		list(r.Problems)
-		num(int64(r.Tokens))
-		if r.HasTokens {
-			num(1)
-		} else {
-			num(0)
-		}
+		w.String(r.Path)
+		w.Int(r.Size)
+		w.Int(r.ModTime)
+		w.Int(r.Changed)
+		w.Int(r.ReadAt)
+		w.Int(int64(r.Inode))
+		w.String(r.Title)
+		w.String(r.Heading)
+		w.String(r.Summary)
+		w.Strings(r.Tags)
+		w.Strings(r.Problems)
+		w.Int(int64(r.Tokens))
+		w.Bool(r.HasTokens)
 	}
-	return b
+	return w.B
 }
 
 var errMetaCacheCut = errors.New("cut short or damaged")
 
 // decode reads what encode wrote.
 func (f *metaCacheFile) decode(b []byte) error {
-	bad := false
-	num := func() int64 {
-		if len(b) < 8 {
-			bad = true
-			return 0
-		}
-		v := int64(binary.LittleEndian.Uint64(b))
-		b = b[8:]
-		return v
-	}
-	str := func() string {
-		n := num()
-		if bad || n < 0 || n > int64(len(b)) {
-			bad = true
-			return ""
-		}
-		s := string(b[:n])
-		b = b[n:]
-		return s
-	}
-	list := func() []string {
-		n := num()
-		if bad || n < 0 || n > int64(len(b)) {
-			bad = true
-			return nil
-		}
-		var out []string
-		for range n {
-			out = append(out, str())
-		}
-		return out
-	}
 	if len(b) < len(metaCacheMagic) || string(b[:len(metaCacheMagic)]) != metaCacheMagic {
 		return errors.New("not a metadata cache")
 	}
-	b = b[len(metaCacheMagic):]
-	f.Version = int(num())
-	f.Root = str()
-	n := num()
-	if bad || n < 0 || n > int64(len(b)) {
+	r := rootfs.RecordReader{B: b[len(metaCacheMagic):]}
+	f.Version = int(r.Int())
+	f.Root = r.String()
+	n := r.Count()
+	if r.Bad {
 		return errMetaCacheCut
 	}
 	f.Files = make([]metaRecord, 0, n)
 	for range n {
-		r := metaRecord{Path: str(), Size: num(), ModTime: num(), Changed: num(), ReadAt: num(), Inode: uint64(num()),
-			Title: str(), Heading: str(), Summary: str(), Tags: list(), Problems: list(), Tokens: int(num()), HasTokens: num() == 1}
-		if bad {
+		rec := metaRecord{Path: r.String(), Size: r.Int(), ModTime: r.Int(), Changed: r.Int(), ReadAt: r.Int(), Inode: uint64(r.Int()),
+			Title: r.String(), Heading: r.String(), Summary: r.String(), Tags: r.Strings(), Problems: r.Strings(),
+			Tokens: int(r.Int()), HasTokens: r.Bool()}
+		if r.Bad {
 			return errMetaCacheCut
 		}
-		f.Files = append(f.Files, r)
+		f.Files = append(f.Files, rec)
 	}
-	if len(b) != 0 {
+	if len(r.B) != 0 {
 		return errMetaCacheCut
 	}
 	return nil

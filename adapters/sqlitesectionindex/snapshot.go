@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -95,34 +94,34 @@ func snapshotNames(file, instance string, gen int64) bool {
 	if _, err := io.ReadFull(f, head); err != nil {
 		return false
 	}
-	r := snapshotReader{b: head}
-	return string(r.bytes(len(snapshotMagic))) == snapshotMagic && string(r.field()) == instance && r.int() == gen && !r.bad
+	r := rootfs.RecordReader{B: head}
+	return string(r.Raw(len(snapshotMagic))) == snapshotMagic && r.String() == instance && r.Int() == gen && !r.Bad
 }
 
 // parseSnapshot returns the texts of a snapshot's bytes when they name
 // instance and gen and are whole, else nil.
 func parseSnapshot(raw []byte, instance string, gen int64) []sectionindex.Text {
-	r := snapshotReader{b: raw}
-	if string(r.bytes(len(snapshotMagic))) != snapshotMagic || string(r.field()) != instance || r.int() != gen {
+	r := rootfs.RecordReader{B: raw}
+	if string(r.Raw(len(snapshotMagic))) != snapshotMagic || r.String() != instance || r.Int() != gen {
 		return nil
 	}
-	n := r.int()
-	if r.bad || n < 0 || n > int64(len(raw)) {
+	n := r.Count()
+	if r.Bad {
 		return nil
 	}
 	out := make([]sectionindex.Text, 0, n)
 	for range n {
 		var t sectionindex.Text
-		t.Path = string(r.field())
-		t.Stamp = domain.Stamp{Size: r.int(), ModTime: fromNanos(r.int()), Inode: uint64(r.int()), Changed: fromNanos(r.int())}
-		t.FrontmatterEnd = int(r.int())
-		t.Content = r.field()
-		if r.bad {
+		t.Path = r.String()
+		t.Stamp = domain.Stamp{Size: r.Int(), ModTime: fromNanos(r.Int()), Inode: uint64(r.Int()), Changed: fromNanos(r.Int())}
+		t.FrontmatterEnd = int(r.Int())
+		t.Content = r.Bytes()
+		if r.Bad {
 			return nil
 		}
 		out = append(out, t)
 	}
-	if r.bad || len(r.b) != 0 {
+	if r.Bad || len(r.B) != 0 {
 		return nil
 	}
 	return out
@@ -135,21 +134,21 @@ func writeSnapshot(file, instance string, gen int64, texts []sectionindex.Text) 
 	for _, t := range texts {
 		size += len(t.Path) + len(t.Content) + 64
 	}
-	w := snapshotWriter{b: make([]byte, 0, size)}
-	w.b = append(w.b, snapshotMagic...)
-	w.field([]byte(instance))
-	w.int(gen)
-	w.int(int64(len(texts)))
+	w := rootfs.RecordWriter{B: make([]byte, 0, size)}
+	w.B = append(w.B, snapshotMagic...)
+	w.String(instance)
+	w.Int(gen)
+	w.Int(int64(len(texts)))
 	for _, t := range texts {
-		w.field([]byte(t.Path))
-		w.int(t.Stamp.Size)
-		w.int(toNanos(t.Stamp.ModTime))
-		w.int(int64(t.Stamp.Inode))
-		w.int(toNanos(t.Stamp.Changed))
-		w.int(int64(t.FrontmatterEnd))
-		w.field(t.Content)
+		w.String(t.Path)
+		w.Int(t.Stamp.Size)
+		w.Int(toNanos(t.Stamp.ModTime))
+		w.Int(int64(t.Stamp.Inode))
+		w.Int(toNanos(t.Stamp.Changed))
+		w.Int(int64(t.FrontmatterEnd))
+		w.Bytes(t.Content)
 	}
-	if err := rootfs.WriteAtomic(file, w.b, 0o644); err != nil {
+	if err := rootfs.WriteAtomic(file, w.B, 0o644); err != nil {
 		return fmt.Errorf("the text snapshot: %w", err)
 	}
 	return nil
@@ -170,50 +169,4 @@ func fromNanos(n int64) time.Time {
 		return time.Time{}
 	}
 	return time.Unix(0, n)
-}
-
-type snapshotWriter struct{ b []byte }
-
-func (w *snapshotWriter) int(v int64) { w.b = binary.LittleEndian.AppendUint64(w.b, uint64(v)) }
-func (w *snapshotWriter) field(p []byte) {
-	w.int(int64(len(p)))
-	w.b = append(w.b, p...)
-}
-
-// snapshotReader reads what snapshotWriter wrote; bad is set, and zero
-// values returned, once the bytes run out or a length is impossible.
-type snapshotReader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *snapshotReader) bytes(n int) []byte {
-	if r.bad || n < 0 || n > len(r.b) {
-		r.bad = true
-		return nil
-	}
-	p := r.b[:n:n]
-	r.b = r.b[n:]
-	return p
-}
-
-func (r *snapshotReader) int() int64 {
-	p := r.bytes(8)
-	if p == nil {
-		return 0
-	}
-	return int64(binary.LittleEndian.Uint64(p))
-}
-
-func (r *snapshotReader) field() []byte {
-	n := r.int()
-	if n > int64(len(r.b)) {
-		r.bad = true
-		return nil
-	}
-	p := r.bytes(int(n))
-	if p == nil && !r.bad {
-		p = []byte{}
-	}
-	return p
 }
