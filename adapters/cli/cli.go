@@ -1,7 +1,8 @@
 // Package cli is the command-line driving adapter: it reads settings from
 // the environment and flags, and runs a subcommand for a person (ls, check,
 // get, search, tags, eval) or serves MCP on stdio when there is none. Like
-// the MCP adapter it only translates: every answer comes from package app.
+// the MCP adapter it only translates: every answer comes from the use cases
+// under app/ (browse, search, engine).
 package cli
 
 import (
@@ -12,14 +13,16 @@ import (
 	"io"
 	"strings"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/config"
+	"github.com/librarian/librarian/app/engine"
+	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
 )
 
 // Invocation is a parsed command line: the settings for the app graph, the
 // subcommand ("serve" when none) and its own arguments.
 type Invocation struct {
-	Settings app.Settings
+	Settings config.Settings
 	Command  string
 	Args     []string
 	// Done is set when the command line was fully handled while parsing
@@ -30,8 +33,8 @@ type Invocation struct {
 
 // Deps are what the subcommands run on, built by the fx graph.
 type Deps struct {
-	Library *app.Library
-	Engine  *app.Engine
+	Library *library.Library
+	Engine  *engine.Engine
 	// Serve runs the MCP server over the given streams until the input ends
 	// and every request read has been answered.
 	Serve func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error
@@ -40,14 +43,14 @@ type Deps struct {
 	ServeHTTP func(ctx context.Context) error
 }
 
-// settingsFlags binds every setting's flags (app.SettingSpecs) on fs. They
-// only record what was written, in order: app.LoadSettings checks the
+// settingsFlags binds every setting's flags (config.SettingSpecs) on fs. They
+// only record what was written, in order: config.LoadSettings checks the
 // values, by the same rules as the environment's.
-func settingsFlags(fs *flag.FlagSet, given *[]app.FlagValue) {
-	for _, spec := range app.SettingSpecs {
+func settingsFlags(fs *flag.FlagSet, given *[]config.FlagValue) {
+	for _, spec := range config.SettingSpecs {
 		for _, name := range spec.Flags {
 			fs.Func(name, spec.Help, func(v string) error {
-				*given = append(*given, app.FlagValue{Name: name, Value: v})
+				*given = append(*given, config.FlagValue{Name: name, Value: v})
 				return nil
 			})
 		}
@@ -56,11 +59,11 @@ func settingsFlags(fs *flag.FlagSet, given *[]app.FlagValue) {
 
 // Parse reads env and the command line. --help and --version are answered
 // here, on out. Settings flags may come before or after the command; their
-// values and the environment's are checked once, by app.LoadSettings.
+// values and the environment's are checked once, by config.LoadSettings.
 func Parse(args []string, env func(string) string, out io.Writer) (Invocation, error) {
 	inv := Invocation{Command: "serve"}
 	args = bareHTTPFlag(args)
-	var given []app.FlagValue
+	var given []config.FlagValue
 	fs := newFlagSet("librarian", out)
 	settingsFlags(fs, &given)
 	version := fs.Bool("version", false, "print the version and exit")
@@ -97,7 +100,7 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	if inv.Command == "serve" && len(inv.Args) > 0 {
 		return Invocation{}, fmt.Errorf("serve takes no arguments, got %q", inv.Args)
 	}
-	s, err := app.LoadSettings(env, given)
+	s, err := config.LoadSettings(env, given)
 	if err != nil {
 		return Invocation{}, err
 	}
@@ -116,7 +119,7 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 
 // settingsFlagsAfter pulls the settings flags out of a subcommand's
 // arguments into given, leaving its own flags and operands in order.
-func settingsFlagsAfter(cmd string, args []string, given *[]app.FlagValue) ([]string, error) {
+func settingsFlagsAfter(cmd string, args []string, given *[]config.FlagValue) ([]string, error) {
 	var keep []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -128,7 +131,7 @@ func settingsFlagsAfter(cmd string, args []string, given *[]app.FlagValue) ([]st
 		if name == "help" || name == "h" {
 			return nil, flag.ErrHelp
 		}
-		if _, ok := app.SettingFlag(name); !ok {
+		if _, ok := config.SettingFlag(name); !ok {
 			keep = append(keep, a)
 			continue
 		}
@@ -141,7 +144,7 @@ func settingsFlagsAfter(cmd string, args []string, given *[]app.FlagValue) ([]st
 		} else {
 			return nil, usageError(cmd, "flag --%s needs a value", name)
 		}
-		*given = append(*given, app.FlagValue{Name: name, Value: value})
+		*given = append(*given, config.FlagValue{Name: name, Value: value})
 	}
 	return keep, nil
 }

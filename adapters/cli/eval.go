@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/engine"
 )
 
 // RunEval is `librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]`
@@ -19,7 +19,7 @@ import (
 // line per question and the score, and returns the exit code: 0 at or above
 // the 90% pass mark, 1 below it, 2 for a usage error or an unreadable file.
 // engine may be nil in fixture mode.
-func RunEval(ctx context.Context, engine *app.Engine, args []string, stdout, stderr io.Writer) int {
+func RunEval(ctx context.Context, eng *engine.Engine, args []string, stdout, stderr io.Writer) int {
 	fs, fixture := newEvalFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -32,26 +32,26 @@ func RunEval(ctx context.Context, engine *app.Engine, args []string, stdout, std
 	if len(operands) != 1 {
 		return fail(stderr, fmt.Errorf("eval takes one QUESTIONS.jsonl file, got %d operands %q (usage: librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl])", len(operands), operands))
 	}
-	questions, err := readEvalFile(operands[0], app.ReadEvalQuestions)
+	questions, err := readEvalFile(operands[0], engine.ReadEvalQuestions)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	var answer app.EvalAnswerer
+	var answer engine.EvalAnswerer
 	if *fixture != "" {
-		answers, err := readEvalFile(*fixture, app.ReadEvalAnswers)
+		answers, err := readEvalFile(*fixture, engine.ReadEvalAnswers)
 		if err != nil {
 			return fail(stderr, err)
 		}
-		answer = app.EvalFixture(answers)
+		answer = engine.EvalFixture(answers)
 		fmt.Fprintf(stdout, "Eval of %d questions from %s, answered from the fixture %s\n", len(questions), operands[0], *fixture)
 	} else {
-		if engine == nil {
+		if eng == nil {
 			return fail(stderr, errors.New("eval: no retrieval engine is configured: point LIBRARY_ROOT (or --root) at a library for the local engine, set LIBRARIAN_URL (or --engine-url) for a remote one, or pass --fixture ANSWERS.jsonl"))
 		}
-		answer = engine.EvalAnswer
-		fmt.Fprintf(stdout, "Eval of %d questions from %s, asked to the engine (session %s)\n", len(questions), operands[0], engine.Session())
+		answer = eng.EvalAnswer
+		fmt.Fprintf(stdout, "Eval of %d questions from %s, asked to the engine (session %s)\n", len(questions), operands[0], eng.Session())
 	}
-	report := app.RunEvalQuestions(ctx, questions, answer)
+	report := engine.RunEvalQuestions(ctx, questions, answer)
 	fmt.Fprint(stdout, report.Text())
 	if *fixture == "" {
 		fmt.Fprint(stdout, report.RetrievalText())

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/adapters/httpretrieval"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/engine"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 )
 
@@ -23,10 +23,10 @@ var (
 	evalDegradedFile  = filepath.Join("..", "..", "testdata", "eval", "answers_degraded.jsonl")
 )
 
-func runEvalCLI(t *testing.T, engine *app.Engine, args ...string) (code int, stdout, stderr string) {
+func runEvalCLI(t *testing.T, eng *engine.Engine, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = RunEval(context.Background(), engine, args, &out, &errOut)
+	code = RunEval(context.Background(), eng, args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -89,13 +89,13 @@ func TestEvalUsageErrors(t *testing.T) {
 }
 
 // evalEngine builds the real engine tools against url, with tiny waits.
-func evalEngine(t *testing.T, url string) *app.Engine {
+func evalEngine(t *testing.T, url string) *engine.Engine {
 	t.Helper()
 	remote, err := httpretrieval.New(httpretrieval.Options{URL: url, Waits: []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return app.NewEngine(remote, app.EngineConfig{Session: "eval-session"})
+	return engine.New(remote, engine.Config{Session: "eval-session"})
 }
 
 // knowingEngine scripts a fake engine that answers every shipped question
@@ -109,7 +109,7 @@ func knowingEngine(t *testing.T) *retrievaltest.FakeEngine {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	qs, err := app.ReadEvalQuestions(f, evalQuestionsFile)
+	qs, err := engine.ReadEvalQuestions(f, evalQuestionsFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,14 +8,14 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/config"
 )
 
 // listFlag is a flag holding a comma list; repeating it adds to the list.
 type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error { *l = append(*l, app.SplitList(v)...); return nil }
+func (l *listFlag) Set(v string) error { *l = append(*l, config.SplitList(v)...); return nil }
 
 // usageError words a command-line mistake of command cmd ("" for the
 // program) the same way for every command, pointing at its --help.

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/engine"
 )
 
 // RunGaps is `librarian gaps [--limit N]`: the gaps agents reported to the
 // local engine (librarian_gap), newest first, for a docs team.
-func RunGaps(ctx context.Context, engine *app.Engine, args []string, stdout, stderr io.Writer) int {
+func RunGaps(ctx context.Context, eng *engine.Engine, args []string, stdout, stderr io.Writer) int {
 	fs, limit := newGapsFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -25,10 +25,10 @@ func RunGaps(ctx context.Context, engine *app.Engine, args []string, stdout, std
 	if len(operands) > 0 {
 		return fail(stderr, fmt.Errorf("gaps takes no operands, got %q (usage: librarian gaps [--limit N])", operands))
 	}
-	if engine == nil {
+	if eng == nil {
 		return fail(stderr, errors.New("gaps: `librarian gaps` lists the gaps reported to the local engine, which needs a library (LIBRARY_ROOT or --root) and no LIBRARIAN_URL (or LIBRARIAN_ENGINE=local); a remote engine keeps its own"))
 	}
-	text, err := engine.Gaps(ctx, *limit)
+	text, err := eng.Gaps(ctx, *limit)
 	if err != nil {
 		return fail(stderr, err)
 	}

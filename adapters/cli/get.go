@@ -9,7 +9,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -35,7 +36,7 @@ func newGetFlags(defaultMaxTokens int) (*flag.FlagSet, *getOptions) {
 // --max-tokens N. It prints the
 // tool's text; an image it would send prints as a line naming its file,
 // type and size: [image img-x: login.png, image/png, 1234 bytes].
-func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
+func RunGet(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
 	fs, o := newGetFlags(lib.Config().MaxAnswerTokens)
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -59,7 +60,7 @@ func RunGet(ctx context.Context, lib *app.Library, args []string, stdout, stderr
 	if err != nil {
 		return fail(stderr, err)
 	}
-	ans, err := lib.GetDocuments(ctx, app.GetRequest{
+	ans, err := browse.New(lib).GetDocuments(ctx, browse.GetRequest{
 		Select:        selectors,
 		IncludeImages: o.images,
 		IncludeCode:   o.code,

@@ -10,13 +10,14 @@ import (
 	"github.com/librarian/librarian/adapters/fileimages"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/jsonindex"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
 )
 
 // getCLILibrary opens app's get_documents test library (seed 000's json
 // layout with images), so the command prints what the use case answers.
-func getCLILibrary(t *testing.T) *app.Library {
+func getCLILibrary(t *testing.T) *library.Library {
 	t.Helper()
 	const root = "../../app/testdata/get/lib"
 	src, err := jsonindex.New(root, "index.json")
@@ -29,12 +30,12 @@ func getCLILibrary(t *testing.T) *app.Library {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { images.Close() })
-	cfg := app.DefaultLibraryConfig()
+	cfg := library.DefaultConfig()
 	cfg.MaxImageBytes = 2048
-	return app.NewLibrary(src, goldmarkmarkdown.New(), images, cfg)
+	return library.New(src, goldmarkmarkdown.New(), images, cfg)
 }
 
-func runGet(t *testing.T, lib *app.Library, args ...string) (code int, stdout, stderr string) {
+func runGet(t *testing.T, lib *library.Library, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = RunGet(context.Background(), lib, args, &out, &errOut)
@@ -42,7 +43,7 @@ func runGet(t *testing.T, lib *app.Library, args ...string) (code int, stdout, s
 }
 
 // appAnswer is what the use case answers, for comparing with the command.
-func appAnswer(t *testing.T, lib *app.Library, req app.GetRequest, items ...string) string {
+func appAnswer(t *testing.T, lib *library.Library, req browse.GetRequest, items ...string) string {
 	t.Helper()
 	var sels []domain.Selector
 	for _, it := range items {
@@ -53,7 +54,7 @@ func appAnswer(t *testing.T, lib *app.Library, req app.GetRequest, items ...stri
 		sels = append(sels, s...)
 	}
 	req.Select = sels
-	ans, err := lib.GetDocuments(context.Background(), req)
+	ans, err := browse.New(lib).GetDocuments(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func appAnswer(t *testing.T, lib *app.Library, req app.GetRequest, items ...stri
 
 func TestRunGet(t *testing.T) {
 	lib := getCLILibrary(t)
-	max := app.DefaultLibraryConfig().MaxAnswerTokens
+	max := library.DefaultConfig().MaxAnswerTokens
 	zero := 0
 	tests := []struct {
 		name string
@@ -71,16 +72,16 @@ func TestRunGet(t *testing.T) {
 	}{
 		{"ids, paths and JSON selectors print the tool's text",
 			[]string{"auth", "backend/storage/caching.md", `{"doc": "auth", "sections": ["login-flow"]}`},
-			appAnswer(t, lib, app.GetRequest{IncludeCode: true, MaxTokens: &max}, `"auth"`, `"backend/storage/caching.md"`, `{"doc": "auth", "sections": ["login-flow"]}`)},
+			appAnswer(t, lib, browse.GetRequest{IncludeCode: true, MaxTokens: &max}, `"auth"`, `"backend/storage/caching.md"`, `{"doc": "auth", "sections": ["login-flow"]}`)},
 		{"flags anywhere among the selectors",
 			[]string{"caching", "--include-code=false", "--max-tokens", "0", "fences"},
-			appAnswer(t, lib, app.GetRequest{MaxTokens: &zero}, `"caching"`, `"fences"`)},
+			appAnswer(t, lib, browse.GetRequest{MaxTokens: &zero}, `"caching"`, `"fences"`)},
 		{"a boolean takes its value as the next word",
 			[]string{"caching", "--include-code", "false", "--max-tokens", "0", "fences"},
-			appAnswer(t, lib, app.GetRequest{MaxTokens: &zero}, `"caching"`, `"fences"`)},
+			appAnswer(t, lib, browse.GetRequest{MaxTokens: &zero}, `"caching"`, `"fences"`)},
 		{"a JSON list, as the Left out block prints it",
 			[]string{`[{"doc": "auth", "lines": [1,4]}, "migrations"]`},
-			appAnswer(t, lib, app.GetRequest{IncludeCode: true, MaxTokens: &max}, `{"doc": "auth", "lines": [1,4]}`, `"migrations"`)},
+			appAnswer(t, lib, browse.GetRequest{IncludeCode: true, MaxTokens: &max}, `{"doc": "auth", "lines": [1,4]}`, `"migrations"`)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/config"
 )
 
 // command is one subcommand as its --help explains it.
@@ -158,11 +158,11 @@ func usage(out io.Writer) {
   --help                    this help; "librarian COMMAND --help" explains a command's flags`)
 }
 
-// settingsHelp lists the settings flags from app.SettingSpecs, each with
+// settingsHelp lists the settings flags from config.SettingSpecs, each with
 // its env vars and default.
 func settingsHelp() string {
 	var b strings.Builder
-	for _, spec := range app.SettingSpecs {
+	for _, spec := range config.SettingSpecs {
 		if len(spec.Flags) == 0 {
 			continue
 		}

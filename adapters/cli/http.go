@@ -3,11 +3,11 @@ package cli
 import (
 	"strings"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/config"
 )
 
 // `librarian serve --http [ADDR]`: the flag itself is a setting
-// (app.SettingSpecs); here only its bare form.
+// (config.SettingSpecs); here only its bare form.
 
 // bareHTTPFlag gives a --http written without an address (last, or before
 // another flag or a command) the default address, so `librarian serve
@@ -20,7 +20,7 @@ func bareHTTPFlag(args []string) []string {
 		}
 		if a == "--http" || a == "-http" {
 			if i+1 == len(args) || strings.HasPrefix(args[i+1], "-") || knownCommand(args[i+1]) {
-				a = "--http=" + app.DefaultHTTPAddr
+				a = "--http=" + config.DefaultHTTPAddr
 			}
 		}
 		out = append(out, a)

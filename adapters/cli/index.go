@@ -9,12 +9,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/config"
+	"github.com/librarian/librarian/app/library"
 )
 
 // runIndex builds or refreshes the section index: a progress line on a
 // terminal (rewritten in place on stderr), then one summary line on stdout.
-func runIndex(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
+func runIndex(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
 	fs := newIndexFlags()
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -59,7 +60,7 @@ func runIndex(ctx context.Context, lib *app.Library, args []string, stdout, stde
 // the index to build, as LIBRARY_INDEX (--index) would name it, e.g. a
 // postgres:// URL for a team's shared index. It becomes the --index
 // setting, checked with the others.
-func indexTarget(args []string, given []app.FlagValue) ([]string, []app.FlagValue, error) {
+func indexTarget(args []string, given []config.FlagValue) ([]string, []config.FlagValue, error) {
 	var keep []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -70,10 +71,10 @@ func indexTarget(args []string, given []app.FlagValue) ([]string, []app.FlagValu
 			if i+1 >= len(args) {
 				return nil, nil, fmt.Errorf("index --to needs a value: the index to build (a postgres://… URL, on or off)")
 			}
-			given = append(given, app.FlagValue{Name: "index", Value: args[i+1]})
+			given = append(given, config.FlagValue{Name: "index", Value: args[i+1]})
 			i++
 		case strings.HasPrefix(a, "--to=") || strings.HasPrefix(a, "-to="):
-			given = append(given, app.FlagValue{Name: "index", Value: a[strings.IndexByte(a, '=')+1:]})
+			given = append(given, config.FlagValue{Name: "index", Value: a[strings.IndexByte(a, '=')+1:]})
 		default:
 			keep = append(keep, a)
 		}

@@ -8,7 +8,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -99,7 +100,7 @@ func newLsFlags() (*flag.FlagSet, *lsOptions) {
 	return fs, o
 }
 
-func runLs(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
+func runLs(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
 	fs, o := newLsFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -116,14 +117,14 @@ func runLs(ctx context.Context, lib *app.Library, args []string, stdout, stderr 
 	if given(fs, "max-tokens") && o.maxTokens < 0 {
 		return fail(stderr, usageError("ls", "--max-tokens: want 0 (no limit) or more, got %d", o.maxTokens))
 	}
-	req := app.ListRequest{Scope: app.Scope{Root: folder, Tags: o.tags, Depth: o.depth}, LineBounds: o.lineBounds}
+	req := browse.ListRequest{Scope: domain.Scope{Root: folder, Tags: o.tags, Depth: o.depth}, LineBounds: o.lineBounds}
 	if o.sectionDepth >= 0 {
 		req.SectionDepth = &o.sectionDepth
 	}
 	if given(fs, "max-tokens") {
 		req.MaxTokens = &o.maxTokens
 	}
-	out, err := lib.ListDocuments(ctx, req)
+	out, err := browse.New(lib).ListDocuments(ctx, req)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -131,7 +132,7 @@ func runLs(ctx context.Context, lib *app.Library, args []string, stdout, stderr 
 	return 0
 }
 
-func runCheck(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
+func runCheck(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
 	operands, err := parseInterleaved(newFlagSet("check", io.Discard), args)
 	if errors.Is(err, flag.ErrHelp) {
 		Usage(stdout, "check")
@@ -143,7 +144,7 @@ func runCheck(ctx context.Context, lib *app.Library, args []string, stdout, stde
 	if len(operands) > 0 {
 		return fail(stderr, usageError("check", "takes no operands, got %q", operands))
 	}
-	report, err := lib.Check(ctx)
+	report, err := browse.New(lib).Check(ctx)
 	if err != nil {
 		var ie *domain.IndexError
 		if errors.As(err, &ie) {

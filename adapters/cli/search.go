@@ -9,7 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
+	"github.com/librarian/librarian/domain"
 )
 
 // searchOptions are search's own flags.
@@ -49,7 +52,7 @@ func newSearchFlags() (*flag.FlagSet, *searchOptions) {
 // operands may come in any order; a query starting with '-' goes after
 // `--`. It returns the exit code: 0 with or without hits, 2 for misuse or
 // failure.
-func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
+func RunSearch(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
 	fs, o := newSearchFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -73,18 +76,18 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 		return fail(stderr, usageError("search", "--regex and --ranked are two modes: give one"))
 	}
 	if !o.maxGiven {
-		o.maxResults = app.DefaultMaxResults
+		o.maxResults = search.DefaultMaxResults
 		if o.ranked {
-			o.maxResults = app.DefaultRankedResults
+			o.maxResults = search.DefaultRankedResults
 		}
 	}
 	if o.maxResults < 0 {
 		return fail(stderr, usageError("search", "--max-results: want 0 (no limit) or more, got %d", o.maxResults))
 	}
-	req := app.SearchRequest{
-		Scope:         app.Scope{Root: folder, Tags: o.tags, Depth: o.depth},
+	req := search.SearchRequest{
+		Scope:         domain.Scope{Root: folder, Tags: o.tags, Depth: o.depth},
 		Query:         operands[0],
-		Mode:          app.SearchString,
+		Mode:          search.SearchString,
 		CaseSensitive: o.caseSensitive,
 		MaxResults:    o.maxResults,
 		Context:       o.context,
@@ -92,11 +95,11 @@ func RunSearch(ctx context.Context, lib *app.Library, args []string, stdout, std
 	}
 	switch {
 	case o.regex:
-		req.Mode = app.SearchRegex
+		req.Mode = search.SearchRegex
 	case o.ranked:
-		req.Mode = app.SearchRanked
+		req.Mode = search.SearchRanked
 	}
-	out, err := lib.SearchDocuments(ctx, req)
+	out, err := search.New(lib).SearchDocuments(ctx, req)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -121,7 +124,7 @@ func newTagsFlags() (*flag.FlagSet, *tagsOptions) {
 
 // RunTags is `librarian tags [FOLDER] [--folder FOLDER] [--include-paths]
 // [--depth N]`: list_tags' answer, for a person.
-func RunTags(ctx context.Context, lib *app.Library, args []string, stdout, stderr io.Writer) int {
+func RunTags(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
 	fs, o := newTagsFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -135,7 +138,7 @@ func RunTags(ctx context.Context, lib *app.Library, args []string, stdout, stder
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out, err := lib.ListTags(ctx, app.TagsRequest{Root: folder, Depth: o.depth, IncludePaths: o.includePaths})
+	out, err := browse.New(lib).ListTags(ctx, browse.TagsRequest{Root: folder, Depth: o.depth, IncludePaths: o.includePaths})
 	if err != nil {
 		return fail(stderr, err)
 	}

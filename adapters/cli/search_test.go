@@ -10,11 +10,13 @@ import (
 
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
+	"github.com/librarian/librarian/domain"
 )
 
 // searchCLILibrary writes a small frontmatter library and opens it.
-func searchCLILibrary(t *testing.T) *app.Library {
+func searchCLILibrary(t *testing.T) *library.Library {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
@@ -36,7 +38,7 @@ func searchCLILibrary(t *testing.T) *app.Library {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { src.Close() })
-	return app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+	return library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
 }
 
 // TestRunSearchAndTags: the commands print the tools' text (the app's,
@@ -54,22 +56,22 @@ func TestRunSearchAndTags(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		run  func(context.Context, *app.Library, []string, *bytes.Buffer, *bytes.Buffer) int
+		run  func(context.Context, *library.Library, []string, *bytes.Buffer, *bytes.Buffer) int
 		args []string
 		want string
 	}{
 		{"search, defaults", runSearchBuf, []string{"token"}, direct(func() (string, error) {
-			return lib.SearchDocuments(ctx, app.SearchRequest{Query: "token", Scope: app.Scope{Depth: -1}, MaxResults: 50})
+			return search.New(lib).SearchDocuments(ctx, search.SearchRequest{Query: "token", Scope: domain.Scope{Depth: -1}, MaxResults: 50})
 		})},
 		{"search, flags before and after", runSearchBuf, []string{"--regex", `^#+ T`, "--case-sensitive", "--folder", "backend", "--max-results=1"}, direct(func() (string, error) {
-			return lib.SearchDocuments(ctx, app.SearchRequest{Query: `^#+ T`, Mode: app.SearchRegex, CaseSensitive: true,
-				Scope: app.Scope{Root: "backend", Depth: -1}, MaxResults: 1})
+			return search.New(lib).SearchDocuments(ctx, search.SearchRequest{Query: `^#+ T`, Mode: search.SearchRegex, CaseSensitive: true,
+				Scope: domain.Scope{Root: "backend", Depth: -1}, MaxResults: 1})
 		})},
 		{"search, tags and depth", runSearchBuf, []string{"the", "--tags", "handbook,nosuch", "--depth", "1"}, direct(func() (string, error) {
-			return lib.SearchDocuments(ctx, app.SearchRequest{Query: "the", Scope: app.Scope{Tags: []string{"handbook", "nosuch"}, Depth: 1}, MaxResults: 50})
+			return search.New(lib).SearchDocuments(ctx, search.SearchRequest{Query: "the", Scope: domain.Scope{Tags: []string{"handbook", "nosuch"}, Depth: 1}, MaxResults: 50})
 		})},
 		{"search, a query starting with -", runSearchBuf, []string{"--folder", "backend", "--", "-x"}, direct(func() (string, error) {
-			return lib.SearchDocuments(ctx, app.SearchRequest{Query: "-x", Scope: app.Scope{Root: "backend", Depth: -1}, MaxResults: 50})
+			return search.New(lib).SearchDocuments(ctx, search.SearchRequest{Query: "-x", Scope: domain.Scope{Root: "backend", Depth: -1}, MaxResults: 50})
 		})},
 		{"tags", runTagsBuf, nil, "- handbook (3)\n- security (1)\n"},
 		{"tags, paths, root", runTagsBuf, []string{"--include-paths", "backend"}, "- handbook (1)\n  - backend/auth.md\n- security (1)\n  - backend/auth.md\n"},
@@ -92,7 +94,7 @@ func TestRunSearchAndTagsMisuse(t *testing.T) {
 	lib := searchCLILibrary(t)
 	tests := []struct {
 		name       string
-		run        func(context.Context, *app.Library, []string, *bytes.Buffer, *bytes.Buffer) int
+		run        func(context.Context, *library.Library, []string, *bytes.Buffer, *bytes.Buffer) int
 		args       []string
 		code       int
 		wantStdout string
@@ -131,10 +133,10 @@ func TestRunSearchAndTagsMisuse(t *testing.T) {
 	}
 }
 
-func runSearchBuf(ctx context.Context, lib *app.Library, args []string, stdout, stderr *bytes.Buffer) int {
+func runSearchBuf(ctx context.Context, lib *library.Library, args []string, stdout, stderr *bytes.Buffer) int {
 	return RunSearch(ctx, lib, args, stdout, stderr)
 }
 
-func runTagsBuf(ctx context.Context, lib *app.Library, args []string, stdout, stderr *bytes.Buffer) int {
+func runTagsBuf(ctx context.Context, lib *library.Library, args []string, stdout, stderr *bytes.Buffer) int {
 	return RunTags(ctx, lib, args, stdout, stderr)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/search"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -24,7 +24,7 @@ func FuzzReadArguments(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	list := schemaFor[listDocumentsArgs](map[string]any{"root": ".", "line_bounds": false, "tags": []string{}, "depth": -1, "max_tokens": 20000})
-	search := schemaFor[searchDocumentsArgs](map[string]any{"mode": app.SearchString, "root": ".", "tags": []string{}, "depth": -1, "max_results": 50})
+	search := schemaFor[searchDocumentsArgs](map[string]any{"mode": search.SearchString, "root": ".", "tags": []string{}, "depth": -1, "max_results": 50})
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		for _, err := range []error{
 			check[listDocumentsArgs](t, "list_documents", list, raw),

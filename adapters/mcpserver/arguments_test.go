@@ -14,7 +14,10 @@ import (
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/mcpserver"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/engine"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 )
 
@@ -91,7 +94,7 @@ func mustCall(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 // Engine tools read their arguments the same way.
 func TestEngineArgumentErrorsNameTheArgument(t *testing.T) {
 	fake := retrievaltest.NewFakeEngine(t)
-	cs := connectEngine(t, fake.URL(), app.EngineConfig{Session: "s"}, "")
+	cs := connectEngine(t, fake.URL(), engine.Config{Session: "s"}, "")
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -119,10 +122,11 @@ func TestListDocumentsDefaultsAreTheServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { src.Close() })
-	cfg := app.DefaultLibraryConfig()
+	cfg := library.DefaultConfig()
 	cfg.MaxAnswerTokens = 1234
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, app.NewLibrary(src, goldmarkmarkdown.New(), nil, cfg), nil)
+	lib := library.New(src, goldmarkmarkdown.New(), nil, cfg)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
 	cs := connectClient(t, srv, "defaults-test", "")
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {

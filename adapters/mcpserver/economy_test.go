@@ -16,7 +16,9 @@ import (
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/mcpserver"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
 )
 
 // What an agent pays to reach the lines it needs (issue 9): agent-style
@@ -129,10 +131,10 @@ func TestAnswerCosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	lib := app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+	lib := library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
 	lib.UseIndex(ix, nil)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, lib, nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
 	cs := connectClient(t, srv, "economy", "")
 
 	var report strings.Builder

@@ -7,13 +7,12 @@ import (
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/librarian/librarian/app/engine"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/librarian/librarian/app"
 )
 
 // The `engine` tool set: seed 004's ten librarian_* tools. Each handler
-// only translates its arguments and calls app.Engine; the text it returns
+// only translates its arguments and calls engine.Engine; the text it returns
 // is the answer. Errors (the engine unreachable, slow, answering an HTTP
 // error, rejecting guidance; an argument the caller got wrong) come back
 // as tool errors (isError) whose text is written for the agent to act on.
@@ -74,13 +73,13 @@ type engineSessionLogArgs struct {
 }
 
 // AddEngineTools registers the `engine` tool set on srv, served by engine.
-func AddEngineTools(srv *mcp.Server, engine *app.Engine) {
+func AddEngineTools(srv *mcp.Server, eng *engine.Engine) {
 	addEngineTool(srv, "librarian_brief", "Brief me", false, false,
 		"Call at the start of a task, before reading or changing code: describe the task and the engine answers "+
 			"with what already exists, what to reuse and what is missing, from its index of the code on this machine. "+
 			"`caller`: "+engineCallerDescription+".",
 		nil, func(ctx context.Context, in engineBriefArgs) (string, error) {
-			return engine.Brief(ctx, in.Caller, in.Task)
+			return eng.Brief(ctx, in.Caller, in.Task)
 		})
 	addEngineTool(srv, "librarian_locate", "Locate", false, false,
 		"Call before grep or a file search to find where a function, route, config key, catalog entry or file is. "+
@@ -88,45 +87,45 @@ func AddEngineTools(srv *mcp.Server, engine *app.Engine) {
 			"and a hit marked stale is in a file changed since indexing, so check the line. "+
 			"`caller`: "+engineCallerDescription+".",
 		nil, func(ctx context.Context, in engineLocateArgs) (string, error) {
-			return engine.Locate(ctx, in.Caller, in.Query)
+			return eng.Locate(ctx, in.Caller, in.Query)
 		})
 	addEngineTool(srv, "librarian_ask", "Ask", false, false,
 		"Ask one question about the code base (how or why something works) and get an answer grounded in the "+
 			"engine's indexes, with the model that answered. For where-is questions use librarian_locate; for "+
 			"follow-up questions use librarian_discuss. `caller`: "+engineCallerDescription+".",
 		nil, func(ctx context.Context, in engineAskArgs) (string, error) {
-			return engine.Ask(ctx, in.Caller, in.Query)
+			return eng.Ask(ctx, in.Caller, in.Query)
 		})
 	addEngineTool(srv, "librarian_discuss", "Discuss", false, false,
 		"A conversation with the engine over several calls: each message is sent with the earlier turns of your "+
 			"thread, so you can refine a question. One thread per `caller`; `reset` true starts a new one (with an "+
 			"empty message it only clears). `caller`: "+engineCallerDescription+".",
 		map[string]any{"reset": false}, func(ctx context.Context, in engineDiscussArgs) (string, error) {
-			return engine.Discuss(ctx, in.Caller, in.Message, in.Reset)
+			return eng.Discuss(ctx, in.Caller, in.Message, in.Reset)
 		})
 	addEngineTool(srv, "librarian_depends", "Dependencies", false, false,
 		"Before changing a catalog entry, list what it depends on and what depends on it. `entry_id` is an entry "+
 			"name as librarian_locate shows for [entry] hits.",
 		nil, func(ctx context.Context, in engineDependsArgs) (string, error) {
-			return engine.Depends(ctx, in.EntryID)
+			return eng.Depends(ctx, in.EntryID)
 		})
 	addEngineTool(srv, "librarian_status", "Engine status", false, false,
 		"Check that the engine is up and how old its index is, with the engine's own status report. Call when "+
 			"answers look out of date or another librarian_* call failed.",
 		nil, func(ctx context.Context, _ engineStatusArgs) (string, error) {
-			return engine.Status(ctx)
+			return eng.Status(ctx)
 		})
 	addEngineTool(srv, "librarian_tell", "Tell the engine", true, false,
 		"Give the engine knowledge it lacked or got wrong (you found the real answer elsewhere), so later "+
 			"answers improve. Stores a note in the engine. `caller`: "+engineCallerDescription+".",
 		nil, func(ctx context.Context, in engineTellArgs) (string, error) {
-			return engine.Tell(ctx, in.Caller, in.Subject, in.Info)
+			return eng.Tell(ctx, in.Caller, in.Subject, in.Info)
 		})
 	addEngineTool(srv, "librarian_gap", "Report a gap", true, false,
 		"Report something the engine could not answer or located wrongly, so its maintainers can fill the gap. "+
 			"Stores a report in the engine; it answers nothing. `caller`: "+engineCallerDescription+".",
 		nil, func(ctx context.Context, in engineGapArgs) (string, error) {
-			return engine.Gap(ctx, in.Caller, in.Subject, in.Missing)
+			return eng.Gap(ctx, in.Caller, in.Subject, in.Missing)
 		})
 	addEngineTool(srv, "librarian_guide", "Guide workers", true, true,
 		"For a lead session: register guidance that the engine applies to every call of this session's workers: "+
@@ -134,13 +133,13 @@ func AddEngineTools(srv *mcp.Server, engine *app.Engine) {
 			"find). New guidance replaces the old. `reset` true clears it (alone, or before storing `text`). "+
 			"If the engine rejects the guidance, the error quotes its reason and reply; fix and call again.",
 		map[string]any{"exclude": []string{}, "reset": false}, func(ctx context.Context, in engineGuideArgs) (string, error) {
-			return engine.Guide(ctx, in.Caller, app.EngineGuide{Text: in.Text, Exclude: in.Exclude, Expect: in.Expect, Reset: in.Reset})
+			return eng.Guide(ctx, in.Caller, engine.Guide{Text: in.Text, Exclude: in.Exclude, Expect: in.Expect, Reset: in.Reset})
 		})
 	addEngineTool(srv, "librarian_session_log", "Session log", false, false,
 		"What this session's callers asked the engine and were served (time, tool, caller, query, served hits, "+
 			"guidance version, exclusions). A lead uses it to review its workers' lookups.",
-		map[string]any{"limit": app.EngineSessionLogLimit}, func(ctx context.Context, in engineSessionLogArgs) (string, error) {
-			return engine.SessionLog(ctx, in.Limit)
+		map[string]any{"limit": engine.SessionLogLimit}, func(ctx context.Context, in engineSessionLogArgs) (string, error) {
+			return eng.SessionLog(ctx, in.Limit)
 		})
 }
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/librarian/librarian/adapters/httpretrieval"
 	"github.com/librarian/librarian/adapters/mcpserver"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/engine"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 )
 
@@ -42,7 +42,7 @@ var engineTiming = httpretrieval.Options{
 // connectEngine serves the engine tool set, talking to the engine at url,
 // over in-memory transports, and returns a go-sdk client session speaking
 // protocolVersion ("" = the client's default).
-func connectEngine(t *testing.T, url string, cfg app.EngineConfig, protocolVersion string) *mcp.ClientSession {
+func connectEngine(t *testing.T, url string, cfg engine.Config, protocolVersion string) *mcp.ClientSession {
 	t.Helper()
 	opts := engineTiming
 	opts.URL = url
@@ -51,7 +51,7 @@ func connectEngine(t *testing.T, url string, cfg app.EngineConfig, protocolVersi
 		t.Fatal(err)
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "librarian-test", Version: "0"}, nil)
-	mcpserver.AddEngineTools(srv, app.NewEngine(remote, cfg))
+	mcpserver.AddEngineTools(srv, engine.New(remote, cfg))
 	return connectClient(t, srv, "test-client", protocolVersion)
 }
 
@@ -101,7 +101,7 @@ var engineToolNames = []string{"librarian_ask", "librarian_brief", "librarian_de
 // schemas, so any change to what agents see shows up in review.
 func TestEngineToolsList(t *testing.T) {
 	fake := retrievaltest.NewFakeEngine(t)
-	cs := connectEngine(t, fake.URL(), app.EngineConfig{Session: "s"}, "")
+	cs := connectEngine(t, fake.URL(), engine.Config{Session: "s"}, "")
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestEngineToolsList(t *testing.T) {
 // pins each answer; the requests the engine received are checked too.
 func TestEngineToolsTranscript(t *testing.T) {
 	fake := retrievaltest.NewFakeEngine(t)
-	cs := connectEngine(t, fake.URL(), app.EngineConfig{Session: "sess-42", Project: "shop",
+	cs := connectEngine(t, fake.URL(), engine.Config{Session: "sess-42", Project: "shop",
 		Now: func() time.Time { return fake.BuiltAt.Add(3*time.Hour + 20*time.Minute) }}, "")
 	steps := []struct {
 		tool string
@@ -199,14 +199,14 @@ func TestEngineToolsTranscript(t *testing.T) {
 // Failures reach the agent as tool errors it can act on.
 func TestEngineToolsFailures(t *testing.T) {
 	refused := retrievaltest.RefusedURL(t)
-	cs := connectEngine(t, refused, app.EngineConfig{Session: "s"}, "")
+	cs := connectEngine(t, refused, engine.Config{Session: "s"}, "")
 	text, isError := callEngine(t, cs, "librarian_status", nil)
 	if want := "engine unreachable at " + refused + ": GET /api/library/status failed 4 times (connection refused)"; !isError || !strings.HasPrefix(text, want) {
 		t.Errorf("refused: %q (isError %t), want an error starting %q", text, isError, want)
 	}
 
 	fake := retrievaltest.NewFakeEngine(t)
-	cs = connectEngine(t, fake.URL(), app.EngineConfig{Session: "s"}, "")
+	cs = connectEngine(t, fake.URL(), engine.Config{Session: "s"}, "")
 	for _, tc := range []struct {
 		name         string
 		method, path string
@@ -242,7 +242,7 @@ func TestEngineToolsFailures(t *testing.T) {
 // Arguments that do not fit a tool's schema are tool errors naming the field.
 func TestEngineToolsArgumentErrors(t *testing.T) {
 	fake := retrievaltest.NewFakeEngine(t)
-	cs := connectEngine(t, fake.URL(), app.EngineConfig{Session: "s"}, "")
+	cs := connectEngine(t, fake.URL(), engine.Config{Session: "s"}, "")
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -269,7 +269,7 @@ func TestEngineToolsArgumentErrors(t *testing.T) {
 // Inspector and the TypeScript SDK).
 func TestEngineToolsOlderProtocol(t *testing.T) {
 	fake := retrievaltest.NewFakeEngine(t)
-	cs := connectEngine(t, fake.URL(), app.EngineConfig{Session: "s"}, "2025-11-25")
+	cs := connectEngine(t, fake.URL(), engine.Config{Session: "s"}, "2025-11-25")
 	text, isError := callEngine(t, cs, "librarian_locate", map[string]any{"query": "auth middleware"})
 	want := "Locations for 'auth middleware' (source: index):\n" +
 		"- [function] require_session -> src/web/auth_middleware.py:24  (request)\n" +

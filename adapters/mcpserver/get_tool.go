@@ -13,7 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -157,7 +157,7 @@ func getDocumentsSchema(maxAnswerTokens int) *jsonschema.Schema {
 // addGetDocuments registers get_documents. It is added untyped: its
 // arguments are read by readGetDocumentsArgs, which words every mistake
 // for the agent, while the input schema describes them to clients.
-func addGetDocuments(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
+func addGetDocuments(srv *mcp.Server, lib *browse.Browser, logger *slog.Logger) {
 	defaultMax := lib.Config().MaxAnswerTokens
 	srv.AddTool(&mcp.Tool{
 		Name:        "get_documents",
@@ -178,7 +178,7 @@ func addGetDocuments(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 		if err != nil {
 			return fail(err)
 		}
-		ans, err := lib.GetDocuments(ctx, app.GetRequest{
+		ans, err := lib.GetDocuments(ctx, browse.GetRequest{
 			Select:        selectors,
 			IncludeImages: in.IncludeImages,
 			IncludeCode:   in.IncludeCode,
@@ -193,7 +193,7 @@ func addGetDocuments(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 
 // answerResult maps an answer's parts to MCP content, in order: text as
 // TextContent, images as ImageContent (raw bytes; the SDK encodes them).
-func answerResult(ans app.Answer) *mcp.CallToolResult {
+func answerResult(ans browse.Answer) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: make([]mcp.Content, 0, len(ans.Parts))}
 	for _, p := range ans.Parts {
 		if p.Image != nil {

@@ -15,7 +15,9 @@ import (
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/jsonindex"
 	"github.com/librarian/librarian/adapters/mcpserver"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
 )
 
 // getLibRoot is app's get_documents test library (seed 000's json layout
@@ -25,7 +27,7 @@ const getLibRoot = "../../app/testdata/get/lib"
 // connectGet serves the library tool set over the test library with cfg
 // and returns a go-sdk client session speaking protocolVersion ("" = the
 // client's default).
-func connectGet(t *testing.T, cfg app.LibraryConfig, protocolVersion string) *mcp.ClientSession {
+func connectGet(t *testing.T, cfg library.Config, protocolVersion string) *mcp.ClientSession {
 	t.Helper()
 	src, err := jsonindex.New(getLibRoot, "index.json")
 	if err != nil {
@@ -37,9 +39,9 @@ func connectGet(t *testing.T, cfg app.LibraryConfig, protocolVersion string) *mc
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { images.Close() })
-	lib := app.NewLibrary(src, goldmarkmarkdown.New(), images, cfg)
+	lib := library.New(src, goldmarkmarkdown.New(), images, cfg)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, lib, nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
 
 	return connectClient(t, srv, "get-test", protocolVersion)
 }
@@ -68,8 +70,8 @@ func allText(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-func testConfig() app.LibraryConfig {
-	cfg := app.DefaultLibraryConfig()
+func testConfig() library.Config {
+	cfg := library.DefaultConfig()
 	cfg.MaxImageBytes = 2048 // big.png is over it
 	return cfg
 }

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/librarian/librarian/app/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/librarian/librarian/app"
 )
 
 // HTTPOptions configure the streamable HTTP server (`librarian serve
@@ -83,16 +82,16 @@ type HTTPServer struct {
 func CheckHTTPOptions(opts HTTPOptions) error {
 	addr := opts.Addr
 	if addr == "" {
-		addr = app.DefaultHTTPAddr
+		addr = config.DefaultHTTPAddr
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("http address %q: want host:port, e.g. %s (--http, LIBRARIAN_HTTP)", addr, app.DefaultHTTPAddr)
+		return fmt.Errorf("http address %q: want host:port, e.g. %s (--http, LIBRARIAN_HTTP)", addr, config.DefaultHTTPAddr)
 	}
 	if len(opts.Tokens) == 0 && (host == "" || !isLoopback(host)) {
 		return fmt.Errorf("refusing to serve on %s without a token: that address is reachable from other machines, "+
 			"and anyone who reaches it could read the library. Set LIBRARIAN_TOKEN (or LIBRARIAN_TOKEN_FILE), "+
-			"or listen on loopback (--http %s)", addr, app.DefaultHTTPAddr)
+			"or listen on loopback (--http %s)", addr, config.DefaultHTTPAddr)
 	}
 	if _, err := newTokenSet(opts.Tokens); err != nil {
 		return err
@@ -112,7 +111,7 @@ func NewHTTPServer(opts HTTPOptions) (*HTTPServer, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Addr == "" {
-		opts.Addr = app.DefaultHTTPAddr
+		opts.Addr = config.DefaultHTTPAddr
 	}
 	if err := CheckHTTPOptions(opts); err != nil {
 		return nil, err

@@ -22,7 +22,9 @@ import (
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/jsonindex"
 	"github.com/librarian/librarian/adapters/mcpserver"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
 )
 
 // bundledLibrary is the repository's sample library (seed 000's layout).
@@ -55,7 +57,7 @@ func (s *syncBuffer) String() string {
 // library, plus a `block` tool that waits for release (or its context) and
 // a `boom` tool that panics; built counts the servers made.
 type libraryFactory struct {
-	lib     *app.Library
+	lib     *library.Library
 	release chan struct{}
 	started chan struct{}
 	built   atomic.Int64
@@ -74,7 +76,7 @@ func newLibraryFactory(t *testing.T) *libraryFactory {
 	}
 	t.Cleanup(func() { images.Close() })
 	return &libraryFactory{
-		lib:     app.NewLibrary(src, goldmarkmarkdown.New(), images, app.DefaultLibraryConfig()),
+		lib:     library.New(src, goldmarkmarkdown.New(), images, library.DefaultConfig()),
 		release: make(chan struct{}),
 		started: make(chan struct{}, 16),
 	}
@@ -83,7 +85,7 @@ func newLibraryFactory(t *testing.T) *libraryFactory {
 func (f *libraryFactory) newServer() *mcp.Server {
 	f.built.Add(1)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, f.lib, nil)
+	mcpserver.AddLibraryTools(srv, browse.New(f.lib), search.New(f.lib), nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		f.started <- struct{}{}
 		select {

@@ -6,7 +6,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/search"
+	"github.com/librarian/librarian/domain"
 )
 
 // The `library` tool set: seed 000's browse-and-fetch tools plus search and
@@ -27,7 +29,7 @@ const listDocumentsDescription = "Browse: folders (docs, ~tokens) and docs (id, 
 	"with line ranges and section sizes. `section_depth: 0` lists doc lines only."
 
 // AddLibraryTools registers the `library` tool set.
-func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
+func AddLibraryTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searcher, logger *slog.Logger) {
 	listSchema := schemaFor[listDocumentsArgs](map[string]any{
 		"root": ".", "line_bounds": false, "tags": []string{}, "depth": -1, "max_tokens": lib.Config().MaxAnswerTokens,
 	})
@@ -36,8 +38,8 @@ func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 		Description: listDocumentsDescription,
 		Annotations: readOnly("List documents"),
 	}, listSchema, func(ctx context.Context, _ *mcp.CallToolRequest, in listDocumentsArgs) (*mcp.CallToolResult, error) {
-		req := app.ListRequest{
-			Scope:        app.Scope{Root: in.Root, Tags: in.Tags, Depth: derefOr(in.Depth, -1)},
+		req := browse.ListRequest{
+			Scope:        domain.Scope{Root: in.Root, Tags: in.Tags, Depth: derefOr(in.Depth, -1)},
 			LineBounds:   in.LineBounds,
 			SectionDepth: in.SectionDepth,
 			MaxTokens:    in.MaxTokens,
@@ -48,7 +50,7 @@ func AddLibraryTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 		}
 		return text(out), nil
 	})
-	addSearchTools(srv, lib, logger)
+	addSearchTools(srv, lib, searcher, logger)
 	addGetDocuments(srv, lib, logger)
 }
 

@@ -13,7 +13,9 @@ import (
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/mcpserver"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
 )
 
 // TestRankedSearchReportsTheFirstBuild: a ranked search_documents call on
@@ -31,10 +33,10 @@ func TestRankedSearchReportsTheFirstBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	lib := app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+	lib := library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
 	lib.UseIndex(ix, nil)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, lib, nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
 
 	ctx := context.Background()
 	serverSide, clientSide := mcp.NewInMemoryTransports()

@@ -14,7 +14,10 @@ import (
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/mcpserver"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
+	"github.com/librarian/librarian/domain"
 )
 
 // searchesRunning counts the goroutines inside a search_documents call.
@@ -23,7 +26,7 @@ func searchesRunning() int {
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "app.(*Library).SearchDocuments(")
+			return strings.Count(string(buf[:n]), "search.(*Searcher).SearchDocuments(")
 		}
 		buf = make([]byte, 2*len(buf))
 	}
@@ -55,15 +58,15 @@ func TestSearchStopsWhenTheSessionEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { src.Close() })
-	cfg := app.DefaultLibraryConfig()
+	cfg := library.DefaultConfig()
 	cfg.SearchTimeout = time.Hour // only the session's end may stop it
-	lib := app.NewLibrary(src, goldmarkmarkdown.New(), nil, cfg)
+	lib := library.New(src, goldmarkmarkdown.New(), nil, cfg)
 	// Parse and cache z.md first, so the test times the scan, not goldmark.
-	if _, err := lib.SearchDocuments(context.Background(), app.SearchRequest{Query: "zzzzz", Scope: app.Scope{Depth: -1}}); err != nil {
+	if _, err := search.New(lib).SearchDocuments(context.Background(), search.SearchRequest{Query: "zzzzz", Scope: domain.Scope{Depth: -1}}); err != nil {
 		t.Fatal(err)
 	}
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, lib, nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
 
 	// ~8 µs a byte for RE2, no literal to prefilter with: over a minute on
 	// 8 MB, whatever the machine.

@@ -7,7 +7,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/search"
+	"github.com/librarian/librarian/domain"
 )
 
 // search_documents and list_tags: seed 001's search and tag listing in the
@@ -43,14 +45,14 @@ const listTagsDescription = "List the tags of the docs under `root`, most used f
 	"those inherited from folders' index.md files. Use one in list_documents' or search_documents' `tags`."
 
 // addSearchTools registers search_documents and list_tags.
-func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
+func addSearchTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searcher, logger *slog.Logger) {
 	searchSchema := schemaFor[searchDocumentsArgs](map[string]any{
-		"mode": app.SearchString, "case_sensitive": false, "root": ".", "tags": []string{}, "depth": -1,
+		"mode": search.SearchString, "case_sensitive": false, "root": ".", "tags": []string{}, "depth": -1,
 		"context": 0, "whole_word": false,
 	})
 	// max_results has no schema default: it depends on the mode (50 hit
 	// lines, 5 ranked sections), so the handler fills it in.
-	searchSchema.Properties["mode"].Enum = []any{app.SearchString, app.SearchRegex, app.SearchRanked}
+	searchSchema.Properties["mode"].Enum = []any{search.SearchString, search.SearchRegex, search.SearchRanked}
 	// No "minimum" on max_results: the app's error for a negative one
 	// ("'max_results' must be 0 (no limit) or more, got -1") reads better
 	// than the schema validator's.
@@ -59,12 +61,12 @@ func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 		Description: searchDocumentsDescription,
 		Annotations: readOnly("Search documents"),
 	}, searchSchema, func(ctx context.Context, call *mcp.CallToolRequest, in searchDocumentsArgs) (*mcp.CallToolResult, error) {
-		maxResults := app.DefaultMaxResults
-		if in.Mode == app.SearchRanked {
-			maxResults = app.DefaultRankedResults
+		maxResults := search.DefaultMaxResults
+		if in.Mode == search.SearchRanked {
+			maxResults = search.DefaultRankedResults
 		}
-		req := app.SearchRequest{
-			Scope:         app.Scope{Root: in.Root, Tags: in.Tags, Depth: derefOr(in.Depth, -1)},
+		req := search.SearchRequest{
+			Scope:         domain.Scope{Root: in.Root, Tags: in.Tags, Depth: derefOr(in.Depth, -1)},
 			Query:         in.Query,
 			Mode:          in.Mode,
 			CaseSensitive: in.CaseSensitive,
@@ -73,7 +75,7 @@ func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 			WholeWord:     in.WholeWord,
 			Progress:      indexProgress(ctx, call),
 		}
-		out, err := lib.SearchDocuments(ctx, req)
+		out, err := searcher.SearchDocuments(ctx, req)
 		if err != nil {
 			return nil, toolError(logger, "search_documents", err)
 		}
@@ -86,7 +88,7 @@ func addSearchTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 		Annotations: readOnly("List tags"),
 	}, schemaFor[listTagsArgs](map[string]any{"root": ".", "include_paths": false, "depth": -1}),
 		func(ctx context.Context, _ *mcp.CallToolRequest, in listTagsArgs) (*mcp.CallToolResult, error) {
-			out, err := lib.ListTags(ctx, app.TagsRequest{Root: in.Root, Depth: derefOr(in.Depth, -1), IncludePaths: in.IncludePaths})
+			out, err := lib.ListTags(ctx, browse.TagsRequest{Root: in.Root, Depth: derefOr(in.Depth, -1), IncludePaths: in.IncludePaths})
 			if err != nil {
 				return nil, toolError(logger, "list_tags", err)
 			}

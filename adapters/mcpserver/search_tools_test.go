@@ -13,7 +13,9 @@ import (
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/mcpserver"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
 )
 
 // searchTestLibrary is a small frontmatter library: tags inherited from
@@ -44,9 +46,9 @@ func connectSearch(t *testing.T, protocolVersion string) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { src.Close() })
-	lib := app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+	lib := library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, lib, nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
 
 	return connectClient(t, srv, "search-test", protocolVersion)
 }

@@ -1,7 +1,8 @@
 // Package mcpserver is the MCP driving adapter: it builds the go-sdk server,
 // registers each tool set's typed handlers, and maps app errors to tool
 // errors once, here at the edge. Handlers only translate arguments and call
-// package app; they hold no library logic.
+// the use cases under app/ (browse, search, tscompat, engine); they hold no
+// library logic.
 package mcpserver
 
 import (

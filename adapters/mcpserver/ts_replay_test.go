@@ -20,7 +20,8 @@ import (
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/mcpserver"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/tscompat"
 )
 
 // The replay test of the `librarian-ts` tool set: every call the original
@@ -85,7 +86,7 @@ func repoRoot(t *testing.T) string {
 // tsLibrary is the library over the example corpus, built once and shared
 // by every test (each server over it is new), so that each doc is parsed
 // once.
-func tsLibrary(t *testing.T) *app.Library {
+func tsLibrary(t *testing.T) *library.Library {
 	t.Helper()
 	tsLib.once.Do(func() {
 		src, err := frontmatterindex.New(filepath.Join(tsExamples(t), "docs"))
@@ -93,7 +94,7 @@ func tsLibrary(t *testing.T) *app.Library {
 			tsLib.err = err
 			return
 		}
-		tsLib.lib = app.NewLibrary(src, goldmarkmarkdown.New(), nil, app.DefaultLibraryConfig())
+		tsLib.lib = library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
 		// Served as in production: through a section index (here the
 		// in-memory one), so every replayed search is narrowed by its
 		// candidates and must still answer byte for byte.
@@ -115,7 +116,7 @@ func tsLibrary(t *testing.T) *app.Library {
 
 var tsLib struct {
 	once sync.Once
-	lib  *app.Library
+	lib  *library.Library
 	err  error
 }
 
@@ -126,7 +127,7 @@ func connectTS(t *testing.T, protocolVersion string) *mcp.ClientSession {
 	t.Helper()
 	lib := tsLibrary(t)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "Librarian", Version: "1.0.0"})
-	mcpserver.AddTSTools(srv, lib, nil)
+	mcpserver.AddTSTools(srv, tscompat.New(lib), nil)
 
 	return connectClient(t, srv, "ts-replay", protocolVersion)
 }

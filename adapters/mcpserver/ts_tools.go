@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/tscompat"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -108,7 +108,7 @@ type tsTagsArgs struct {
 }
 
 // AddTSTools registers the `librarian-ts` tool set, in the original's order.
-func AddTSTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
+func AddTSTools(srv *mcp.Server, lib *tscompat.Tools, logger *slog.Logger) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -118,28 +118,28 @@ func AddTSTools(srv *mcp.Server, lib *app.Library, logger *slog.Logger) {
 	}
 	addTSTool(srv, tools, logger, "listDocuments", "List documents", "Failed to list documents: ",
 		func(ctx context.Context, in tsListArgs) (string, error) {
-			return lib.TSListDocuments(ctx, app.TSListRequest{
+			return lib.ListDocuments(ctx, tscompat.ListRequest{
 				Directory: in.Directory, Tags: in.Tags, IncludeContents: in.IncludeContents, Depth: in.Depth,
 			})
 		})
 	addTSTool(srv, tools, logger, "searchDocuments", "Search documents", "Failed to search documents: ",
 		func(ctx context.Context, in tsSearchArgs) (string, error) {
-			return lib.TSSearchDocuments(ctx, app.TSSearchRequest{
+			return lib.SearchDocuments(ctx, tscompat.SearchRequest{
 				Query: in.Query, Mode: in.Mode, CaseSensitive: in.CaseSensitive,
 				Directory: in.Directory, Tags: in.Tags, IncludeContents: in.IncludeContents, Depth: in.Depth,
 			})
 		})
 	addTSTool(srv, tools, logger, "getDocument", "Get document", "Failed to get document: ",
 		func(ctx context.Context, in tsGetArgs) (string, error) {
-			return lib.TSGetDocument(ctx, in.Filepath)
+			return lib.GetDocument(ctx, in.Filepath)
 		})
 	addTSTool(srv, tools, logger, "getDocuments", "Get documents", "Failed to get documents: ",
 		func(ctx context.Context, in tsGetManyArgs) (string, error) {
-			return lib.TSGetDocuments(ctx, in.Filepaths)
+			return lib.GetDocuments(ctx, in.Filepaths)
 		})
 	addTSTool(srv, tools, logger, "listTags", "List tags", "Failed to list tags: ",
 		func(ctx context.Context, in tsTagsArgs) (string, error) {
-			return lib.TSListTags(ctx, app.TSTagsRequest{
+			return lib.ListTags(ctx, tscompat.TagsRequest{
 				Directory: in.Directory, IncludeFilepaths: in.IncludeFilepaths, Depth: in.Depth,
 			})
 		})

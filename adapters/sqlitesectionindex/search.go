@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/textmatch"
 )
 
 // gram is the trigram table's gram length: a literal shorter than this
@@ -35,7 +36,7 @@ func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]str
 		if utf8.RuneCountInString(lit) < gram {
 			return nil, true, nil
 		}
-		expr, df, err := ix.gramsOf(ctx, domain.Fold([]byte(lit)))
+		expr, df, err := ix.gramsOf(ctx, textmatch.Fold([]byte(lit)))
 		if err != nil {
 			return nil, false, err
 		}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/textmatch"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -354,7 +355,7 @@ func derive(e sectionindex.Entry) derived {
 		content = []byte{}
 	}
 	return derived{doc: enc(e.Doc), structure: enc(e.Structure), names: enc(names), links: enc(links),
-		content: content, folded: domain.Fold(content), sections: sectionTexts(e)}
+		content: content, folded: textmatch.Fold(content), sections: sectionTexts(e)}
 }
 
 // deriveAll derives es on every CPU.

@@ -1,5 +1,5 @@
 // Package appfx wires Librarian with fx: one module per port, each picking
-// its adapter from app.Settings in a plain switch before fx.New runs, and a
+// its adapter from config.Settings in a plain switch before fx.New runs, and a
 // module for the MCP server that registers the configured tool sets. fx
 // lives here and in cmd, nowhere else.
 package appfx
@@ -24,7 +24,12 @@ import (
 	"github.com/librarian/librarian/adapters/jsonindex"
 	"github.com/librarian/librarian/adapters/mcpserver"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/config"
+	"github.com/librarian/librarian/app/engine"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/search"
+	"github.com/librarian/librarian/app/tscompat"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/imagestore"
 	"github.com/librarian/librarian/ports/markdown"
@@ -38,9 +43,10 @@ var Version = "0.1.0"
 // Module is the whole program: settings, one adapter per port, the use
 // cases and the MCP server. The library's modules are left out when no
 // served tool set reads it and its root is missing (an engine-only server).
-func Module(s app.Settings, logger *slog.Logger) fx.Option {
-	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(s), SectionIndexModule(s), fx.Provide(newLibrary))
-	if !s.NeedsLibrary() && EngineChoice(s) != app.EngineLocal && CheckRoot(s) != nil {
+func Module(s config.Settings, logger *slog.Logger) fx.Option {
+	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(s), SectionIndexModule(s), fx.Provide(newLibrary),
+		fx.Provide(browse.New, search.New, tscompat.New))
+	if !s.NeedsLibrary() && EngineChoice(s) != config.EngineLocal && CheckRoot(s) != nil {
 		library = fx.Options()
 	}
 	return fx.Options(
@@ -54,7 +60,7 @@ func Module(s app.Settings, logger *slog.Logger) fx.Option {
 
 // Convention resolves "auto": json when the doc index exists under the
 // root, else frontmatter.
-func Convention(s app.Settings) string {
+func Convention(s config.Settings) string {
 	if s.Convention != "auto" {
 		return s.Convention
 	}
@@ -67,7 +73,7 @@ func Convention(s app.Settings) string {
 // CheckRoot turns a missing or unreadable library root into a start-up
 // error naming the path as given and as resolved, and the setting it came
 // from (or how to set it).
-func CheckRoot(s app.Settings) error {
+func CheckRoot(s config.Settings) error {
 	where := fmt.Sprintf("%q", s.Root)
 	if abs, err := filepath.Abs(s.Root); err == nil && abs != s.Root {
 		where += fmt.Sprintf(" (%s)", abs)
@@ -87,20 +93,20 @@ func CheckRoot(s app.Settings) error {
 
 // IndexModule provides the index source of the configured convention, or
 // the section index itself when the library is served from it alone.
-func IndexModule(s app.Settings) fx.Option {
+func IndexModule(s config.Settings) fx.Option {
 	var ctor any
 	switch {
 	case FromIndexOnly(s):
-		ctor = func(ix sectionindex.Index) *app.IndexSource { return app.NewIndexSource(ix) }
+		ctor = func(ix sectionindex.Index) *library.IndexSource { return library.NewIndexSource(ix) }
 	case Convention(s) == "json":
-		ctor = func(s app.Settings) (*jsonindex.Index, error) {
+		ctor = func(s config.Settings) (*jsonindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
 			return jsonindex.New(s.Root, s.DocIndex, jsonindex.AllowHardLinks(s.AllowHardLinks))
 		}
 	default:
-		ctor = func(s app.Settings, logger *slog.Logger, lc fx.Lifecycle) (*frontmatterindex.Index, error) {
+		ctor = func(s config.Settings, logger *slog.Logger, lc fx.Lifecycle) (*frontmatterindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
@@ -129,7 +135,7 @@ func closeOnStop(lc fx.Lifecycle, close func() error) {
 // cache: beside the library's SQLite section index (one per real root path,
 // never inside the library); "" when the index is off, so that
 // LIBRARY_INDEX=off writes nothing anywhere.
-func metaCacheFile(s app.Settings) string {
+func metaCacheFile(s config.Settings) string {
 	if s.Index == "off" {
 		return ""
 	}
@@ -148,11 +154,11 @@ func MarkdownModule() fx.Option {
 // ImagesModule provides the image store over seed 000's image index; a
 // library served from its index alone has none (the section index holds
 // no images), so image stubs become placeholders.
-func ImagesModule(s app.Settings) fx.Option {
+func ImagesModule(s config.Settings) fx.Option {
 	if FromIndexOnly(s) {
 		return fx.Module("images", fx.Provide(func() imagestore.Store { return nil }))
 	}
-	return fx.Module("images", fx.Provide(fx.Annotate(func(s app.Settings) (*fileimages.Store, error) {
+	return fx.Module("images", fx.Provide(fx.Annotate(func(s config.Settings) (*fileimages.Store, error) {
 		return fileimages.New(s.Root, s.ImageIndex, fileimages.AllowHardLinks(s.AllowHardLinks))
 	}, fx.As(new(imagestore.Store)))))
 }
@@ -161,7 +167,7 @@ func ImagesModule(s app.Settings) fx.Option {
 // "on", a SQLite file per library in LIBRARY_INDEX_DIR (a file that cannot
 // serve is logged and bypassed with memory: never a start-up failure);
 // "off", the same adapter on an in-memory database.
-func SectionIndexModule(s app.Settings) fx.Option {
+func SectionIndexModule(s config.Settings) fx.Option {
 	var ctor any
 	switch {
 	case s.PostgresIndex():
@@ -169,7 +175,7 @@ func SectionIndexModule(s app.Settings) fx.Option {
 	case s.Index == "off":
 		ctor = func() (*sqlitesectionindex.Index, error) { return sqlitesectionindex.OpenMemory() }
 	default:
-		ctor = func(s app.Settings, logger *slog.Logger, lc fx.Lifecycle) (*sqlitesectionindex.Index, error) {
+		ctor = func(s config.Settings, logger *slog.Logger, lc fx.Lifecycle) (*sqlitesectionindex.Index, error) {
 			if err := CheckRoot(s); err != nil {
 				return nil, err
 			}
@@ -183,8 +189,8 @@ func SectionIndexModule(s app.Settings) fx.Option {
 	return fx.Module("sectionindex", fx.Provide(fx.Annotate(ctor, fx.As(new(sectionindex.Index)))))
 }
 
-func newLibrary(s app.Settings, logger *slog.Logger, src docindex.Source, p markdown.Parser, img imagestore.Store, ix sectionindex.Index) *app.Library {
-	l := app.NewLibrary(src, p, img, app.LibraryConfig{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens,
+func newLibrary(s config.Settings, logger *slog.Logger, src docindex.Source, p markdown.Parser, img imagestore.Store, ix sectionindex.Index) *library.Library {
+	l := library.New(src, p, img, library.Config{MaxImageBytes: s.MaxImageBytes, MaxAnswerTokens: s.MaxAnswerTokens,
 		MaxDocBytes: s.MaxDocBytes, MaxDocBytesFrom: s.From["max-doc-bytes"], Commands: s.Commands,
 		SearchTimeout: s.SearchTimeout})
 	l.UseIndex(ix, logger)
@@ -195,21 +201,21 @@ func newLibrary(s app.Settings, logger *slog.Logger, src docindex.Source, p mark
 // choose (EngineChoice): the local engine over the library, or seed 004's
 // remote engine. It is built only when something needs it (the engine tool
 // set, or eval), and building it contacts nothing.
-func EngineModule(s app.Settings) fx.Option {
+func EngineModule(s config.Settings) fx.Option {
 	var port fx.Option
 	switch EngineChoice(s) {
-	case app.EngineLocal:
+	case config.EngineLocal:
 		port = fx.Provide(fx.Annotate(newLocalEngine, fx.As(new(retrieval.Engine))))
 	default:
-		port = fx.Provide(fx.Annotate(func(s app.Settings, logger *slog.Logger) (*httpretrieval.Engine, error) {
+		port = fx.Provide(fx.Annotate(func(s config.Settings, logger *slog.Logger) (*httpretrieval.Engine, error) {
 			return httpretrieval.New(httpretrieval.Options{URL: s.EngineURL, Logger: logger})
 		}, fx.As(new(retrieval.Engine))))
 	}
 	return fx.Module("engine",
 		port,
 		fx.Provide(NewEngineAPI),
-		fx.Provide(func(s app.Settings, port retrieval.Engine) *app.Engine {
-			return app.NewEngine(port, app.EngineConfig{URL: s.EngineURL, Project: s.EngineProject, Session: s.Session})
+		fx.Provide(func(s config.Settings, port retrieval.Engine) *engine.Engine {
+			return engine.New(port, engine.Config{URL: s.EngineURL, Project: s.EngineProject, Session: s.Session})
 		}),
 	)
 }
@@ -221,10 +227,13 @@ func MCPModule() fx.Option {
 
 type serverDeps struct {
 	fx.In
-	Settings app.Settings
+	Settings config.Settings
 	Logger   *slog.Logger
-	Library  *app.Library `optional:"true"`
-	Engine   *app.Engine
+	Library  *library.Library `optional:"true"`
+	Browse   *browse.Browser  `optional:"true"`
+	Search   *search.Searcher `optional:"true"`
+	TS       *tscompat.Tools  `optional:"true"`
+	Engine   *engine.Engine
 	Port     retrieval.Engine
 }
 
@@ -233,19 +242,19 @@ func newMCPServer(d serverDeps) *mcp.Server { return buildServer(d, d.Engine) }
 
 // buildServer registers the configured tool sets, the engine tools over
 // engine (whose session id and discuss threads are the session's state).
-func buildServer(d serverDeps, engine *app.Engine) *mcp.Server {
+func buildServer(d serverDeps, eng *engine.Engine) *mcp.Server {
 	s := d.Settings
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger,
 		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"),
-			EngineChoice(s) == app.EngineLocal)})
+			EngineChoice(s) == config.EngineLocal)})
 	if d.Settings.HasTools("library") {
-		mcpserver.AddLibraryTools(srv, d.Library, d.Logger)
+		mcpserver.AddLibraryTools(srv, d.Browse, d.Search, d.Logger)
 	}
 	if d.Settings.HasTools("librarian-ts") {
-		mcpserver.AddTSTools(srv, d.Library, d.Logger)
+		mcpserver.AddTSTools(srv, d.TS, d.Logger)
 	}
 	if d.Settings.HasTools("engine") {
-		mcpserver.AddEngineTools(srv, engine)
+		mcpserver.AddEngineTools(srv, eng)
 	}
 	return srv
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/fx"
 
-	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/app/appfx"
+	"github.com/librarian/librarian/app/config"
 )
 
 // TestGraph builds the whole fx graph for each convention and tool set
@@ -23,23 +23,23 @@ func TestGraph(t *testing.T) {
 	corpus := filepath.Join("..", "..", "testdata", "librarian-examples", "docs")
 	for _, tc := range []struct {
 		name       string
-		settings   app.Settings
+		settings   config.Settings
 		convention string
 		tools      []string
 		// instructions holds what the server's instructions must say and
 		// not say ("!" prefix).
 		instructions []string
 	}{
-		{"json, library tools", app.Settings{Root: library, Convention: "auto"}, "json",
+		{"json, library tools", config.Settings{Root: library, Convention: "auto"}, "json",
 			[]string{"get_documents", "list_documents", "list_tags", "search_documents"}, nil},
-		{"frontmatter, librarian-ts", app.Settings{Root: corpus, Convention: "auto", Tools: []string{"librarian-ts"}}, "frontmatter",
+		{"frontmatter, librarian-ts", config.Settings{Root: corpus, Convention: "auto", Tools: []string{"librarian-ts"}}, "frontmatter",
 			[]string{"getDocument", "getDocuments", "listDocuments", "listTags", "searchDocuments"}, nil},
-		{"engine beside library", app.Settings{Root: library, Convention: "json", EngineURL: "http://127.0.0.1:1"}, "json",
+		{"engine beside library", config.Settings{Root: library, Convention: "json", EngineURL: "http://127.0.0.1:1"}, "json",
 			[]string{"get_documents", "librarian_ask", "librarian_brief", "librarian_depends", "librarian_discuss", "librarian_gap",
 				"librarian_guide", "librarian_locate", "librarian_session_log", "librarian_status", "librarian_tell",
 				"list_documents", "list_tags", "search_documents"},
 			[]string{"`librarian_locate` before grep", "!answer from this library"}},
-		{"local engine over the library", app.Settings{Root: library, Convention: "json", Engine: "local"}, "json",
+		{"local engine over the library", config.Settings{Root: library, Convention: "json", Engine: "local"}, "json",
 			[]string{"get_documents", "librarian_ask", "librarian_brief", "librarian_depends", "librarian_discuss", "librarian_gap",
 				"librarian_guide", "librarian_locate", "librarian_session_log", "librarian_status", "librarian_tell",
 				"list_documents", "list_tags", "search_documents"},
@@ -117,7 +117,7 @@ func TestMissingRootIsAClearError(t *testing.T) {
 		{"an env var, relative", map[string]string{"LIBRARY_ROOT": "docs"}, `library root "docs" (` + filepath.Join(wd, "docs") + `) does not exist (from LIBRARY_ROOT)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := app.LoadSettings(func(k string) string { return tc.env[k] }, nil)
+			s, err := config.LoadSettings(func(k string) string { return tc.env[k] }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +126,7 @@ func TestMissingRootIsAClearError(t *testing.T) {
 			}
 		})
 	}
-	s, _ := app.LoadSettings(func(string) string { return "" }, []app.FlagValue{{Name: "root", Value: "/nonexistent/lib"}})
+	s, _ := config.LoadSettings(func(string) string { return "" }, []config.FlagValue{{Name: "root", Value: "/nonexistent/lib"}})
 	if err := appfx.CheckRoot(s); err == nil || !strings.HasSuffix(err.Error(), "(from --root)") {
 		t.Errorf("CheckRoot = %v, want it to name --root", err)
 	}

@@ -12,15 +12,16 @@ import (
 	"github.com/librarian/librarian/adapters/postgresjournal"
 	"github.com/librarian/librarian/adapters/sqlitejournal"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/config"
+	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/retrieval"
 )
 
-// EngineChoice is the engine the settings pick (app.Settings.EngineChoice),
+// EngineChoice is the engine the settings pick (config.Settings.EngineChoice),
 // with the library's root checked on disk.
-func EngineChoice(s app.Settings) string {
+func EngineChoice(s config.Settings) string {
 	return s.EngineChoice(CheckRoot(s) == nil)
 }
 
@@ -32,7 +33,7 @@ const indexRefreshEvery = 2 * time.Second
 // (one in memory when the library has none) and a journal kept in the
 // index's own SQLite file when it has one, in its PostgreSQL database when
 // it is one, else in memory.
-func newLocalEngine(s app.Settings, logger *slog.Logger, lib *app.Library, src docindex.Source) (*localretrieval.Engine, error) {
+func newLocalEngine(s config.Settings, logger *slog.Logger, lib *library.Library, src docindex.Source) (*localretrieval.Engine, error) {
 	ix := lib.Index()
 	if ix == nil {
 		mem, err := sqlitesectionindex.OpenMemory()

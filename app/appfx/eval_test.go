@@ -13,8 +13,9 @@ import (
 
 	"github.com/librarian/librarian/adapters/engineapi"
 	"github.com/librarian/librarian/adapters/localretrieval"
-	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/app/appfx"
+	"github.com/librarian/librarian/app/config"
+	"github.com/librarian/librarian/app/engine"
 )
 
 // TestEvalLocalEngine runs seed 004's eval against the local engine, as
@@ -28,16 +29,16 @@ func TestEvalLocalEngine(t *testing.T) {
 		{filepath.Join("..", "..", "testdata", "librarian-examples", "docs"), filepath.Join("..", "..", "testdata", "eval", "librarian-examples.jsonl")},
 	} {
 		t.Run(filepath.Base(tc.questions), func(t *testing.T) {
-			s := app.Settings{Root: tc.root, Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
+			s := config.Settings{Root: tc.root, Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
 				MaxImageBytes: 5 << 20, MaxAnswerTokens: 20000, Index: "off", Tools: []string{"engine"}}
 			if err := s.Validate(); err != nil {
 				t.Fatal(err)
 			}
-			if got := appfx.EngineChoice(s); got != app.EngineLocal {
+			if got := appfx.EngineChoice(s); got != config.EngineLocal {
 				t.Fatalf("engine choice %q with a library and no LIBRARIAN_URL, want local", got)
 			}
-			var engine *app.Engine
-			fxApp := fx.New(appfx.Module(s, slog.New(slog.DiscardHandler)), fx.Populate(&engine), fx.NopLogger)
+			var eng *engine.Engine
+			fxApp := fx.New(appfx.Module(s, slog.New(slog.DiscardHandler)), fx.Populate(&eng), fx.NopLogger)
 			if err := fxApp.Err(); err != nil {
 				t.Fatal(err)
 			}
@@ -46,11 +47,11 @@ func TestEvalLocalEngine(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			questions, err := app.ReadEvalQuestions(f, tc.questions)
+			questions, err := engine.ReadEvalQuestions(f, tc.questions)
 			if err != nil {
 				t.Fatal(err)
 			}
-			report := app.RunEvalQuestions(context.Background(), questions, engine.EvalAnswer)
+			report := engine.RunEvalQuestions(context.Background(), questions, eng.EvalAnswer)
 			t.Logf("\n%s%s", report.Text(), report.RetrievalText())
 			if !report.OK() {
 				t.Errorf("the local engine scores %d/%d, under seed 004's 90%%:\n%s", report.Passed(), len(report.Results), report.Text())
@@ -67,7 +68,7 @@ func TestEvalLocalEngine(t *testing.T) {
 // TestEngineAPIInGraph: the graph gives the engine API over the local
 // engine, ready for the HTTP listener to mount.
 func TestEngineAPIInGraph(t *testing.T) {
-	s := app.Settings{Root: filepath.Join("..", "..", "library"), Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
+	s := config.Settings{Root: filepath.Join("..", "..", "library"), Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
 		MaxImageBytes: 5 << 20, Index: "off", Tools: []string{"library", "engine"}}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,8 @@ import (
 
 	"github.com/librarian/librarian/adapters/engineapi"
 	"github.com/librarian/librarian/adapters/mcpserver"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/config"
+	"github.com/librarian/librarian/app/engine"
 )
 
 // HTTPMountGroup is the fx value group of extra handlers served on the
@@ -42,12 +43,12 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := app.EngineConfig{URL: s.EngineURL, Project: s.EngineProject}
+	cfg := engine.Config{URL: s.EngineURL, Project: s.EngineProject}
 	lib := d.Server.Library
 	sessionDeps := d.Server
 	sessionDeps.Logger = mcpserver.WarnAndAbove(d.Server.Logger) // no session ids in the log
 	mounts := d.Mounts
-	if EngineChoice(s) == app.EngineRemote && URLIsListener(s.EngineURL, s.HTTP.Addr) {
+	if EngineChoice(s) == config.EngineRemote && URLIsListener(s.EngineURL, s.HTTP.Addr) {
 		// Fronting LIBRARIAN_URL would send every engine API request back
 		// to this listener, again and again.
 		d.Server.Logger.Warn("not serving the engine API: LIBRARIAN_URL is this server's own address", "url", s.EngineURL)
@@ -57,7 +58,7 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 	return mcpserver.NewHTTPServer(mcpserver.HTTPOptions{
 		Addr: s.HTTP.Addr,
 		NewServer: func() *mcp.Server {
-			return buildServer(sessionDeps, app.NewEngine(d.Server.Port, cfg))
+			return buildServer(sessionDeps, engine.New(d.Server.Port, cfg))
 		},
 		Tokens:         tokens,
 		AllowedOrigins: s.HTTP.AllowedOrigins,
@@ -88,7 +89,7 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 func URLIsListener(engineURL, addr string) bool {
 	u, err := url.Parse(engineURL)
 	if err != nil || u.Host == "" {
-		engineURL = app.DefaultEngineURL
+		engineURL = config.DefaultEngineURL
 		u, _ = url.Parse(engineURL)
 	}
 	port := u.Port()
@@ -112,7 +113,7 @@ func URLIsListener(engineURL, addr string) bool {
 // CheckHTTP reports, before the graph is built, what would stop the HTTP
 // server from starting: an unreadable token file, a bad token or origin, a
 // non-loopback address without a token.
-func CheckHTTP(s app.Settings) error {
+func CheckHTTP(s config.Settings) error {
 	tokens, err := Tokens(s.HTTP)
 	if err != nil {
 		return err
@@ -121,7 +122,7 @@ func CheckHTTP(s app.Settings) error {
 }
 
 // Tokens are the bearer tokens of LIBRARIAN_TOKEN and LIBRARIAN_TOKEN_FILE.
-func Tokens(h app.HTTPSettings) ([]mcpserver.Token, error) {
+func Tokens(h config.HTTPSettings) ([]mcpserver.Token, error) {
 	var tokens []mcpserver.Token
 	if h.Token != "" {
 		tokens = append(tokens, mcpserver.Token{Name: "LIBRARIAN_TOKEN", Value: h.Token})

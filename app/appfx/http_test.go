@@ -13,8 +13,8 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/librarian/librarian/adapters/mcpserver"
-	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/app/appfx"
+	"github.com/librarian/librarian/app/config"
 )
 
 // TestHTTPGraph builds the HTTP server from the fx graph, with a handler
@@ -23,8 +23,8 @@ import (
 func TestHTTPGraph(t *testing.T) {
 	tokenFile := filepath.Join(t.TempDir(), "tokens")
 	os.WriteFile(tokenFile, []byte("# the team\nci ci-token-0123456789\nsolo-token-9876543210\n"), 0o600)
-	s := app.Settings{Root: filepath.Join("..", "..", "library"), Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
-		MaxImageBytes: 5 << 20, Index: "off", HTTP: app.HTTPSettings{Addr: "127.0.0.1:0", TokenFile: tokenFile}}
+	s := config.Settings{Root: filepath.Join("..", "..", "library"), Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
+		MaxImageBytes: 5 << 20, Index: "off", HTTP: config.HTTPSettings{Addr: "127.0.0.1:0", TokenFile: tokenFile}}
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -81,14 +81,14 @@ func TestTokens(t *testing.T) {
 	} {
 		path := filepath.Join(dir, "f")
 		os.WriteFile(path, []byte(c.file), 0o600)
-		if _, err := appfx.Tokens(app.HTTPSettings{TokenFile: path}); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "LIBRARIAN_TOKEN_FILE") {
+		if _, err := appfx.Tokens(config.HTTPSettings{TokenFile: path}); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "LIBRARIAN_TOKEN_FILE") {
 			t.Errorf("token file %q: %v, want an error naming LIBRARIAN_TOKEN_FILE and %q", c.file, err, c.want)
 		}
 	}
-	if _, err := appfx.Tokens(app.HTTPSettings{TokenFile: filepath.Join(dir, "missing")}); err == nil {
+	if _, err := appfx.Tokens(config.HTTPSettings{TokenFile: filepath.Join(dir, "missing")}); err == nil {
 		t.Error("a missing token file is not an error")
 	}
-	got, err := appfx.Tokens(app.HTTPSettings{Token: "env-token"})
+	got, err := appfx.Tokens(config.HTTPSettings{Token: "env-token"})
 	if err != nil || len(got) != 1 || got[0].Name != "LIBRARIAN_TOKEN" || got[0].Value != "env-token" {
 		t.Errorf("Tokens(LIBRARIAN_TOKEN) = %+v, %v", got, err)
 	}

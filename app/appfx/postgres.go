@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/adapters/postgressectionindex"
-	"github.com/librarian/librarian/app"
+	"github.com/librarian/librarian/app/config"
 )
 
 // FromIndexOnly reports whether the library is served from its section
 // index alone: LIBRARY_INDEX is a PostgreSQL database and no library root
 // was given nor exists at the default ./library. The index is then the
-// catalog and the file source (app.IndexSource): the server reads nothing
+// catalog and the file source (library.IndexSource): the server reads nothing
 // from disk and writes nothing, so a read-only role is enough.
-func FromIndexOnly(s app.Settings) bool {
+func FromIndexOnly(s config.Settings) bool {
 	return s.PostgresIndex() && !s.RootGiven && CheckRoot(s) != nil
 }
 
@@ -30,7 +30,7 @@ var indexRetryDelays = []time.Duration{time.Second, 2 * time.Second, 4 * time.Se
 // after each of indexRetryDelays, each failure logged (never the
 // password); a refused login, a newer schema or any other answer from the
 // server fails at once.
-func openPostgresIndex(s app.Settings, logger *slog.Logger) (*postgressectionindex.Index, error) {
+func openPostgresIndex(s config.Settings, logger *slog.Logger) (*postgressectionindex.Index, error) {
 	ctx := context.Background()
 	delays := indexRetryDelays
 	if !s.IndexWait {

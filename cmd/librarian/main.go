@@ -21,8 +21,8 @@ import (
 
 	"github.com/librarian/librarian/adapters/cli"
 	"github.com/librarian/librarian/adapters/mcpserver"
-	"github.com/librarian/librarian/app"
 	"github.com/librarian/librarian/app/appfx"
+	"github.com/librarian/librarian/app/config"
 )
 
 func main() {
@@ -61,11 +61,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "eval":
 		// No library and no engine named: nothing to ask (RunEval says so)
 		// rather than retrying seed 004's default URL for 14 s.
-		if s := inv.Settings; appfx.EngineChoice(s) == app.EngineLocal || s.EngineURL != "" || s.Engine != "" {
+		if s := inv.Settings; appfx.EngineChoice(s) == config.EngineLocal || s.EngineURL != "" || s.Engine != "" {
 			targets = []any{&deps.Engine}
 		}
 	case "gaps":
-		if appfx.EngineChoice(inv.Settings) == app.EngineLocal {
+		if appfx.EngineChoice(inv.Settings) == config.EngineLocal {
 			targets = []any{&deps.Engine}
 		}
 	case "serve":
@@ -85,7 +85,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		case appfx.FromIndexOnly(*s) && inv.Command != "index" && inv.Command != "check":
 			// LIBRARY_INDEX=postgres://… and no library: serve from the index.
 			logger.Info("no library root: serving from the section index alone", "err", err)
-		case inv.Command == "serve" && !s.RootGiven && s.ToolsDefaulted && s.HasTools("engine") && s.Engine != app.EngineLocal:
+		case inv.Command == "serve" && !s.RootGiven && s.ToolsDefaulted && s.HasTools("engine") && s.Engine != config.EngineLocal:
 			// Seed 004's setup names only LIBRARIAN_URL: serve the engine
 			// tools alone rather than fail on a library nobody asked for.
 			logger.Warn("no library: serving the engine tools only", "err", err)

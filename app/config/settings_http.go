@@ -1,0 +1,86 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// HTTPSettings configure `librarian serve --http`: MCP over streamable
+// HTTP for a team. Addr "" means stdio, as always.
+type HTTPSettings struct {
+	Addr           string   // LIBRARIAN_HTTP, --http; host:port
+	Token          string   // LIBRARIAN_TOKEN: one accepted bearer token
+	TokenFile      string   // LIBRARIAN_TOKEN_FILE: a file of tokens, one a line
+	AllowedOrigins []string // LIBRARIAN_ALLOWED_ORIGINS: browser origins allowed to call
+	MaxSessions    int      // LIBRARIAN_HTTP_MAX_SESSIONS; 0 = the server's default
+	MaxCalls       int      // LIBRARIAN_HTTP_MAX_CALLS; 0 = the server's default
+}
+
+// DefaultHTTPAddr is where `--http` listens when given no address.
+const DefaultHTTPAddr = "127.0.0.1:8000"
+
+// httpSettingSpecs are the HTTP server's settings. Tokens have no flag: a
+// command line is visible to every user of the machine.
+var httpSettingSpecs = []SettingSpec{
+	{Key: "http", Flags: []string{"http"}, Env: []string{"LIBRARIAN_HTTP"}, Value: "ADDR",
+		Help: "serve: MCP over streamable HTTP at ADDR/mcp instead of stdio (host:port, :port, a port; bare --http: " + DefaultHTTPAddr + ")",
+		Apply: func(s *Settings, v, _ string) (err error) {
+			s.HTTP.Addr, err = HTTPAddr(v)
+			return err
+		}},
+	{Key: "LIBRARIAN_TOKEN", Env: []string{"LIBRARIAN_TOKEN"}, Value: "TOKEN",
+		Help: "serve --http: a bearer token clients must send (required on a non-loopback address)",
+		Apply: func(s *Settings, v, _ string) error {
+			s.HTTP.Token = strings.TrimSpace(v)
+			if strings.ContainsAny(s.HTTP.Token, " \t\r\n") {
+				return fmt.Errorf("a token holds no whitespace")
+			}
+			return nil
+		}},
+	{Key: "LIBRARIAN_TOKEN_FILE", Env: []string{"LIBRARIAN_TOKEN_FILE"}, Value: "FILE",
+		Help:  "serve --http: a file of bearer tokens, one a line (TOKEN, or NAME TOKEN)",
+		Apply: func(s *Settings, v, _ string) error { s.HTTP.TokenFile = v; return nil }},
+	{Key: "LIBRARIAN_ALLOWED_ORIGINS", Env: []string{"LIBRARIAN_ALLOWED_ORIGINS"}, Value: "LIST",
+		Help:  "serve --http: browser origins allowed to call (https://docs.example, comma-separated); any other Origin gets 403",
+		Apply: func(s *Settings, v, _ string) error { s.HTTP.AllowedOrigins = SplitList(v); return nil }},
+	{Key: "LIBRARIAN_HTTP_MAX_SESSIONS", Env: []string{"LIBRARIAN_HTTP_MAX_SESSIONS"}, Value: "N", Default: "256",
+		Help:  "serve --http: MCP sessions open at once",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxSessions, err = positive(v); return err }},
+	{Key: "LIBRARIAN_HTTP_MAX_CALLS", Env: []string{"LIBRARIAN_HTTP_MAX_CALLS"}, Value: "N", Default: "64",
+		Help:  "serve --http: tool calls running at once, all sessions together",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxCalls, err = positive(v); return err }},
+}
+
+func positive(v string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("want a positive integer, got %q", v)
+	}
+	return n, nil
+}
+
+// HTTPAddr reads a listen address: "host:port", ":port" (every interface),
+// a bare port (loopback), or one of 1, true, on, yes for DefaultHTTPAddr.
+func HTTPAddr(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	switch strings.ToLower(v) {
+	case "1", "true", "on", "yes", "default":
+		return DefaultHTTPAddr, nil
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		if n <= 0 || n > 65535 {
+			return "", fmt.Errorf("port %d is out of range", n)
+		}
+		return net.JoinHostPort("127.0.0.1", v), nil
+	}
+	host, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return "", fmt.Errorf("want host:port, :port or a port, e.g. %s; got %q", DefaultHTTPAddr, v)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "", fmt.Errorf("port %q of %q is not a number from 0 to 65535", port, v)
+	}
+	return net.JoinHostPort(host, port), nil
+}

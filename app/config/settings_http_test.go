@@ -1,0 +1,42 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestHTTPSettings(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		addr string
+		err  string
+	}{
+		{map[string]string{}, "", ""},
+		{map[string]string{"LIBRARIAN_HTTP": "1"}, DefaultHTTPAddr, ""},
+		{map[string]string{"LIBRARIAN_HTTP": "9000"}, "127.0.0.1:9000", ""},
+		{map[string]string{"LIBRARIAN_HTTP": ":9000"}, ":9000", ""},
+		{map[string]string{"LIBRARIAN_HTTP": "0.0.0.0:9000"}, "0.0.0.0:9000", ""},
+		{map[string]string{"LIBRARIAN_HTTP": "[::1]:9000"}, "[::1]:9000", ""},
+		{map[string]string{"LIBRARIAN_HTTP": "somewhere"}, "", "LIBRARIAN_HTTP: want host:port"},
+		{map[string]string{"LIBRARIAN_HTTP": "70000"}, "", "out of range"},
+		{map[string]string{"LIBRARIAN_HTTP_MAX_CALLS": "0"}, "", "LIBRARIAN_HTTP_MAX_CALLS: want a positive integer"},
+		{map[string]string{"LIBRARIAN_HTTP_MAX_SESSIONS": "many"}, "", "LIBRARIAN_HTTP_MAX_SESSIONS"},
+	} {
+		s, err := LoadSettings(func(k string) string { return c.env[k] }, nil)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v: error %v, want %q", c.env, err, c.err)
+			}
+			continue
+		}
+		if err != nil || s.HTTP.Addr != c.addr {
+			t.Errorf("%v: addr %q, err %v; want %q", c.env, s.HTTP.Addr, err, c.addr)
+		}
+	}
+	s, _ := LoadSettings(func(k string) string {
+		return map[string]string{"LIBRARIAN_TOKEN": " tok ", "LIBRARIAN_ALLOWED_ORIGINS": "https://a.example, https://b.example", "LIBRARIAN_HTTP_MAX_CALLS": "8"}[k]
+	}, nil)
+	if s.HTTP.Token != "tok" || len(s.HTTP.AllowedOrigins) != 2 || s.HTTP.MaxCalls != 8 {
+		t.Errorf("HTTP settings = %+v", s.HTTP)
+	}
+}

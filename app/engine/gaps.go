@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// EngineGapLister is an engine that can list the gaps agents reported to it
+// (the local engine keeps them in its journal; a remote engine keeps its
+// own, out of reach).
+type GapLister interface {
+	Gaps(ctx context.Context, limit int) ([]domain.Knowledge, error)
+}
+
+// Gaps is `librarian gaps`: the gaps agents reported with librarian_gap,
+// newest first, up to limit (0: all), for a docs team to fill.
+func (e *Engine) Gaps(ctx context.Context, limit int) (string, error) {
+	if limit < 0 {
+		return "", fmt.Errorf("%w: --limit is %d: give 0 (all) or more", domain.ErrInvalidArgument, limit)
+	}
+	lister, ok := e.port.(GapLister)
+	if !ok {
+		return "", fmt.Errorf("%w: a remote engine keeps the gaps it was told itself: `librarian gaps` lists the local engine's (leave LIBRARIAN_URL unset, or set LIBRARIAN_ENGINE=local)", domain.ErrInvalidArgument)
+	}
+	gaps, err := lister.Gaps(ctx, limit)
+	if err != nil {
+		return "", err
+	}
+	return renderGaps(gaps), nil
+}
+
+func renderGaps(gaps []domain.Knowledge) string {
+	if len(gaps) == 0 {
+		return "No gaps recorded."
+	}
+	var b strings.Builder
+	noun := "gaps"
+	if len(gaps) == 1 {
+		noun = "gap"
+	}
+	fmt.Fprintf(&b, "%d %s recorded, newest first:\n", len(gaps), noun)
+	for _, g := range gaps {
+		who := []string{}
+		if g.Tags.Caller != "" {
+			who = append(who, g.Tags.Caller)
+		}
+		where := "session " + g.Tags.Session
+		if g.Tags.Project != "" {
+			where += ", project " + g.Tags.Project
+		}
+		who = append(who, "("+where+")")
+		fmt.Fprintf(&b, "- gap #%d · %s · %s\n  %s: %s\n", g.ID, g.At.UTC().Format(engineTimeLayout), strings.Join(who, " "),
+			domain.OneLine(g.Subject, 200), domain.OneLine(g.Text, 1000))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -1,0 +1,169 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/domain"
+)
+
+// SearchRanked is search_documents' third mode: a question in words,
+// answered with the sections that best answer it (BM25 over the section
+// index), not with lines holding a string.
+const SearchRanked = "ranked"
+
+// DefaultRankedResults is how many sections a ranked search answers when
+// max_results is not given (or 0).
+const DefaultRankedResults = 5
+
+// rankedLines is how many of a section's best lines are quoted.
+const rankedLines = 3
+
+// searchRanked answers mode "ranked": the top sections for the query's
+// words, in the shape of every search answer (writeDocHits): per doc, in
+// the order of its best section, its line with its size, then each of its
+// sections, best first, with its line range, tokens and best lines:
+//
+//	auth (backend/auth.md) ~400 tokens
+//	§ refresh-tokens/rotation L19–30 ~263 tokens
+//	L21: Every refresh returns a NEW refresh token and revokes the old one.
+//
+// ready for get_documents ({"doc": id, "sections": [§ id]}). While the
+// index's first build runs, the call waits for it, reporting progress.
+func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest) (string, error) {
+	if strings.TrimSpace(req.Query) == "" {
+		return "", fmt.Errorf("%w: 'query' is empty: give the words of a question", domain.ErrInvalidArgument)
+	}
+	if req.CaseSensitive {
+		return "", fmt.Errorf("%w: 'case_sensitive' does not apply to mode \"ranked\", which ignores case", domain.ErrInvalidArgument)
+	}
+	if req.WholeWord {
+		return "", fmt.Errorf("%w: 'whole_word' applies to mode \"string\" only; mode \"ranked\" matches whole words (and their forms) already", domain.ErrInvalidArgument)
+	}
+	if req.Context < 0 || req.Context > MaxContext {
+		return "", fmt.Errorf("%w: 'context' must be 0 to %d lines, got %d (for more, fetch the section with get_documents)", domain.ErrInvalidArgument, MaxContext, req.Context)
+	}
+	if req.MaxResults < 0 {
+		return "", fmt.Errorf("%w: 'max_results' must be 0 (the default, %d sections) or more, got %d", domain.ErrInvalidArgument, DefaultRankedResults, req.MaxResults)
+	}
+	ix := l.lib.Index()
+	if ix == nil {
+		return "", errors.New("ranked search needs the section index, and this library has none")
+	}
+	limit := req.MaxResults
+	if limit == 0 {
+		limit = DefaultRankedResults
+	}
+	if err := l.lib.EnsureIndexed(ctx, req.Progress); err != nil {
+		return "", err
+	}
+	cat, err := l.lib.Catalog(ctx)
+	if err != nil {
+		return "", err
+	}
+	docs, _, err := domain.ScopeDocs(cat, req.Scope)
+	if err != nil {
+		return "", err
+	}
+	byPath := make(map[string]domain.Document, len(docs))
+	var paths []string
+	for _, d := range docs {
+		byPath[d.Path] = d
+		paths = append(paths, d.Path)
+	}
+	if len(docs) == len(cat.Docs) {
+		paths = nil // the whole library: no filter to send
+	}
+	// Ask for more than shown: a section of a doc changed since it was
+	// indexed is dropped (its lines may have moved) until the refresh
+	// catches up.
+	found, err := ix.Ranked(ctx, domain.RankedQuery{Text: req.Query, Limit: limit*2 + 5, Paths: paths})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	notes := append([]string(nil), cat.Notes...)
+	shown := 0
+	// Group the sections by doc, docs in the order of their best section,
+	// so each doc's line is written once.
+	var groups []docHits
+	groupOf := map[string]int{}
+	vs := &l.views
+	var stale []domain.Document // docs changed since indexed, whose sections were left out
+	staleSeen := map[string]bool{}
+	for _, s := range found {
+		if shown == limit {
+			break
+		}
+		d, ok := byPath[s.Path]
+		if !ok {
+			continue // removed from the catalog since it was indexed
+		}
+		p, err := l.lib.Open(ctx, d)
+		if err != nil {
+			notes = append(notes, library.OpenNote(d, err))
+			continue
+		}
+		if !l.lib.IndexHolds(d.Path, p) {
+			if !staleSeen[d.Path] {
+				// Say so: silence would read as "this doc does not hold the words".
+				staleSeen[d.Path] = true
+				stale = append(stale, d)
+			}
+			continue
+		}
+		shown++
+		gi, ok := groupOf[d.Path]
+		if !ok {
+			gi = len(groups)
+			groupOf[d.Path] = gi
+			groups = append(groups, docHits{doc: d, p: p, v: vs.get(p, d.Path)})
+		}
+		groups[gi].sections = append(groups[gi].sections, rankedHits(s))
+	}
+	var body strings.Builder
+	style := hitStyle{context: req.Context, tagFilter: req.Tags}
+	for _, g := range groups {
+		body.WriteString("\n")
+		writeDocHits(&body, g, style)
+	}
+	switch {
+	case shown == 0 && len(docs) == 0:
+		fmt.Fprintf(&b, "No sections for %s: no document is in scope (%s).\n", quoteQuery(req.Query), scopeWords(req.Scope))
+	case shown == 0 && len(stale) > 0:
+		fmt.Fprintf(&b, "No sections for %s in %d %s (ranked) that the index holds as they are now: the docs that matched changed since they were indexed (see Notes).\n",
+			quoteQuery(req.Query), len(docs), domain.Plural(len(docs), "doc", "docs"))
+	case shown == 0:
+		fmt.Fprintf(&b, "No sections for %s in %d %s (ranked): none holds these words, or a form of them. Try other words, or mode \"string\".\n",
+			quoteQuery(req.Query), len(docs), domain.Plural(len(docs), "doc", "docs"))
+	default:
+		fmt.Fprintf(&b, "%d %s of %d %s for %s (ranked, best first)\n", shown, domain.Plural(shown, "section", "sections"),
+			len(docs), domain.Plural(len(docs), "doc", "docs"), quoteQuery(req.Query))
+		b.WriteString(body.String())
+	}
+	for _, d := range stale {
+		notes = append(notes, fmt.Sprintf("%s (%s) changed since the section index read it: its sections are left out of "+
+			"ranked answers until the index catches up (a few seconds); mode \"string\" searches it as it is now", d.ID, d.Path))
+	}
+	domain.WriteNotes(&b, notes)
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// rankedHits is a ranked section as the answer shows it: its range, and
+// its best lines (at most rankedLines) in line order.
+func rankedHits(s domain.RankedSection) sectionHits {
+	best := slices.Clone(s.Lines)
+	if len(best) > rankedLines {
+		best = best[:rankedLines]
+	}
+	slices.Sort(best)
+	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}}
+	for _, l := range best {
+		sh.hits = append(sh.hits, hit{Line: l})
+	}
+	return sh
+}

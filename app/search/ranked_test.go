@@ -1,0 +1,130 @@
+package search
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/librarian/librarian/domain"
+)
+
+type rankedQuestion struct {
+	Question string `json:"question"`
+	Path     string `json:"path"`
+	Lines    []int  `json:"lines"`
+}
+
+func rankedQuestions(t *testing.T) []rankedQuestion {
+	t.Helper()
+	f, err := os.Open("../../testdata/ranked/questions.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var qs []rankedQuestion
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var q rankedQuestion
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			t.Fatalf("questions.jsonl: %v", err)
+		}
+		qs = append(qs, q)
+	}
+	return qs
+}
+
+// TestRankedRecall asks the question set of testdata/ranked of the example
+// corpus and checks that the answering section is among the first five.
+func TestRankedRecall(t *testing.T) {
+	lib := indexedCopy(t, "frontmatter", "../../testdata/librarian-examples/docs")
+	ctx := context.Background()
+	qs := rankedQuestions(t)
+	at1, at5 := 0, 0
+	for _, q := range qs {
+		found, err := lib.Index().Ranked(ctx, domain.RankedQuery{Text: q.Question, Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rank := -1
+		for i, s := range found {
+			if s.Path == q.Path && slices.Contains(q.Lines, s.Start) {
+				rank = i
+				break
+			}
+		}
+		switch {
+		case rank == 0:
+			at1++
+			at5++
+		case rank > 0:
+			at5++
+		}
+		if rank != 0 {
+			var got []string
+			for _, s := range found {
+				got = append(got, s.Path+"#"+s.SectionID)
+			}
+			t.Logf("%q: want %s L%v, rank %d; got %s", q.Question, q.Path, q.Lines, rank+1, strings.Join(got, ", "))
+		}
+	}
+	r1, r5 := float64(at1)/float64(len(qs)), float64(at5)/float64(len(qs))
+	t.Logf("ranked recall over %d questions: @1 %.2f, @5 %.2f", len(qs), r1, r5)
+	if r5 < 0.8 {
+		t.Errorf("recall@5 %.2f, want at least 0.8", r5)
+	}
+}
+
+// TestRankedAnswer checks the answer's shape through search_documents.
+func TestRankedAnswer(t *testing.T) {
+	lib := indexedCopy(t, "frontmatter", "../../testdata/librarian-examples/docs")
+	ctx := context.Background()
+	got, err := New(lib).SearchDocuments(ctx, SearchRequest{Query: "getRuntimeKey", Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(got, "\n")
+	if !strings.HasPrefix(lines[0], "3 sections of 150 docs for \"getRuntimeKey\" (ranked, best first)") {
+		t.Errorf("first line %q", lines[0])
+	}
+	if !regexp.MustCompile(`^hono/helpers/adapter \(hono/helpers/adapter\.md\) ~\d+ tokens$`).MatchString(lines[2]) {
+		t.Errorf("first group %q, want the adapter helper's line with its size and no tags", lines[2])
+	}
+	if !regexp.MustCompile(`^§ \S+ L67–\d+ ~\d+ tokens$`).MatchString(lines[3]) {
+		t.Errorf("first section %q, want the getRuntimeKey section with its line range and tokens", lines[3])
+	}
+	if !strings.HasPrefix(lines[4], "L") || !strings.Contains(lines[4], "getRuntimeKey") {
+		t.Errorf("best line %q, want a numbered line holding getRuntimeKey", lines[4])
+	}
+	if strings.Count(got, "\nhono/helpers/adapter (") != 1 {
+		t.Errorf("a doc's line is written once, its sections under it:\n%s", got)
+	}
+	// Filters: root, tags, depth; max_results.
+	got, _ = New(lib).SearchDocuments(ctx, SearchRequest{Query: "cookie", Mode: SearchRanked, MaxResults: 2, Scope: domain.Scope{Root: "hono/helpers", Depth: -1}})
+	if n := strings.Count(got, "\n§ "); n != 2 || strings.Contains(got, "(hono/middleware/") {
+		t.Errorf("root and max_results 2:\n%s", got)
+	}
+	got, _ = New(lib).SearchDocuments(ctx, SearchRequest{Query: "cookie", Mode: SearchRanked, Scope: domain.Scope{Root: "hono", Depth: 1}})
+	if strings.Contains(got, "(hono/helpers/") || strings.Contains(got, "(hono/middleware/") || !strings.Contains(got, "\n§ ") {
+		t.Errorf("depth 1: want only docs directly in hono/:\n%s", got)
+	}
+	got, _ = New(lib).SearchDocuments(ctx, SearchRequest{Query: "zzqx nothingness", Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
+	if !strings.HasPrefix(got, `No sections for "zzqx nothingness" in 150 docs (ranked)`) {
+		t.Errorf("no match: %q", got)
+	}
+	if _, err := New(lib).SearchDocuments(ctx, SearchRequest{Query: "x", Mode: SearchRanked, CaseSensitive: true}); err == nil {
+		t.Error("case_sensitive with ranked: no error")
+	}
+	progressed := false
+	fresh, _ := indexedLibrary(t, "frontmatter", copyTree(t, "../../testdata/librarian-examples/docs"), filepath.Join(t.TempDir(), "i.sqlite"))
+	got, err = New(fresh).SearchDocuments(ctx, SearchRequest{Query: "cookie", Mode: SearchRanked, Scope: domain.Scope{Depth: -1},
+		Progress: func(done, total int) { progressed = progressed || total > 0 }})
+	if err != nil || !strings.Contains(got, "cookie") || !progressed {
+		t.Errorf("a ranked search before any build: progress %v, %v\n%s", progressed, err, got)
+	}
+}
