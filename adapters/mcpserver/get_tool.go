@@ -15,6 +15,7 @@ import (
 
 	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/answer"
 )
 
 // getDocumentsArgs are get_documents' arguments, with the defaults filled in.
@@ -193,7 +194,7 @@ func addGetDocuments(srv *mcp.Server, lib *browse.Browser, logger *slog.Logger) 
 
 // answerResult maps an answer's parts to MCP content, in order: text as
 // TextContent, images as ImageContent (raw bytes; the SDK encodes them).
-func answerResult(ans browse.Answer) *mcp.CallToolResult {
+func answerResult(ans answer.Answer) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: make([]mcp.Content, 0, len(ans.Parts))}
 	for _, p := range ans.Parts {
 		if p.Image != nil {

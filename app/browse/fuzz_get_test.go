@@ -15,6 +15,7 @@ import (
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/answer"
 )
 
 // FuzzGetDocuments drives get_documents over testdata/get/lib with
@@ -195,10 +196,10 @@ type fuzzChunk struct {
 }
 
 // explain checks that every line of ans is accounted for (see FuzzGetDocuments).
-func (w *fuzzWorld) explain(ans browse.Answer) error {
+func (w *fuzzWorld) explain(ans answer.Answer) error {
 	type item struct {
 		text  string
-		image *browse.ImagePart
+		image *answer.ImagePart
 	}
 	var items []item
 	for i, p := range ans.Parts {
@@ -420,7 +421,7 @@ func isFence(l string) bool {
 func TestFuzzCheckerCatchesBadAnswers(t *testing.T) {
 	w := loadFuzzWorld(t)
 	good := "=== migrations (backend/storage/migrations.md) · L1–3 ===\n# Migrations\n\nMigrations are numbered SQL files under `db/migrations`, applied in order.\n"
-	if err := w.explain(browse.Answer{Parts: []browse.Part{{Text: good}}}); err != nil {
+	if err := w.explain(answer.Answer{Parts: []answer.Part{{Text: good}}}); err != nil {
 		t.Fatalf("a correct answer was refused: %v", err)
 	}
 	bad := map[string]string{
@@ -437,7 +438,7 @@ func TestFuzzCheckerCatchesBadAnswers(t *testing.T) {
 			"- {\"doc\": \"migrations\", \"lines\": [5,10]} (~30 tokens): continues select[0] (migrations, whole doc), cut after L4 to fit max_tokens\n",
 	}
 	for name, text := range bad {
-		if err := w.explain(browse.Answer{Parts: []browse.Part{{Text: text}}}); err == nil {
+		if err := w.explain(answer.Answer{Parts: []answer.Part{{Text: text}}}); err == nil {
 			t.Errorf("%s: the checker accepted\n%s", name, text)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/answer"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/markdown"
 )
@@ -174,7 +175,7 @@ func TestGetDocumentsGolden(t *testing.T) {
 
 // chunkTokens is the token figure of an answer's text before its Left out
 // block (images are not counted).
-func chunkTokens(ans browse.Answer) int {
+func chunkTokens(ans answer.Answer) int {
 	var b strings.Builder
 	for _, p := range ans.Parts {
 		b.WriteString(p.Text)
@@ -352,7 +353,7 @@ func checkGolden(t *testing.T, file, got string) {
 
 // checkAnswerShape checks what every answer holds to: text and images
 // alternate (adjacent text is merged), every text part ends a line.
-func checkAnswerShape(t *testing.T, ans browse.Answer) {
+func checkAnswerShape(t *testing.T, ans answer.Answer) {
 	t.Helper()
 	for i, p := range ans.Parts {
 		if p.Image == nil && p.Text == "" {
@@ -469,7 +470,7 @@ func TestGetDocumentsCallsAreIndependent(t *testing.T) {
 	}
 }
 
-func countImages(a browse.Answer) int {
+func countImages(a answer.Answer) int {
 	n := 0
 	for _, p := range a.Parts {
 		if p.Image != nil {

@@ -1,13 +1,15 @@
-package domain
+package answer
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/librarian/librarian/domain"
 )
 
 func TestWriteOverlaps(t *testing.T) {
 	dt := fenced() // code at L4–7 and L9–10, image stubs on L8
-	plain := NewDocText(Document{ID: "p", Path: "p.md"}, []byte(strings.Repeat("x\n", 10)), Structure{})
+	plain := NewDocText(domain.Document{ID: "p", Path: "p.md"}, []byte(strings.Repeat("x\n", 10)), domain.Structure{})
 	whole := func(d *DocText, sel int) *Chunk {
 		return &Chunk{Sel: sel, Doc: d, Kind: WholeDoc, From: d.BodyFrom, To: d.N, Code: true}
 	}

@@ -1,13 +1,15 @@
-package domain
+package answer
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // OpeningFence is the fence line that re-opens blk: its indent, marker and
 // info string, spaced as the file's own opening line has them.
-func (t *DocText) OpeningFence(blk *CodeBlock) string {
+func (t *DocText) OpeningFence(blk *domain.CodeBlock) string {
 	line := string(t.Line(blk.Start))
 	if blk.Fence != "" {
 		if i := strings.Index(line, blk.Fence); i >= 0 {
@@ -31,7 +33,7 @@ func (t *DocText) OpeningFence(blk *CodeBlock) string {
 // opening fence.
 func (t *DocText) OpeningRepair(a int) []string {
 	if blk := t.BlockAt(a); blk != nil && blk.Start < a {
-		return []string{fmt.Sprintf("[fence re-opened: L%d is inside the %s of %s]", a, BlockName(blk), LineSpan(blk.Start, blk.End)), t.OpeningFence(blk)}
+		return []string{fmt.Sprintf("[fence re-opened: L%d is inside the %s of %s]", a, BlockName(blk), domain.LineSpan(blk.Start, blk.End)), t.OpeningFence(blk)}
 	}
 	return nil
 }
@@ -46,15 +48,15 @@ func (t *DocText) ClosingRepair(b int) []string {
 	case blk == nil:
 		return nil
 	case b < blk.End:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", BlockName(blk), LineSpan(blk.Start, blk.End), b)}
+		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", BlockName(blk), domain.LineSpan(blk.Start, blk.End), b)}
 	case !blk.Closed && blk.End == t.N:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", BlockName(blk), LineSpan(blk.Start, blk.End))}
+		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", BlockName(blk), domain.LineSpan(blk.Start, blk.End))}
 	}
 	return nil
 }
 
 // BlockName is "python code block", or "code block" without an info string.
-func BlockName(b *CodeBlock) string {
+func BlockName(b *domain.CodeBlock) string {
 	if lang := CodeLanguage(b); lang != "" {
 		return lang + " code block"
 	}
@@ -62,7 +64,7 @@ func BlockName(b *CodeBlock) string {
 }
 
 // CodeLanguage is the info string's first word, seed 000's `python`.
-func CodeLanguage(b *CodeBlock) string {
+func CodeLanguage(b *domain.CodeBlock) string {
 	if f := strings.Fields(b.Info); len(f) > 0 {
 		return f[0]
 	}
@@ -73,10 +75,10 @@ func CodeLanguage(b *CodeBlock) string {
 // [code block omitted: python, 11 lines, L22–34]: the count is its content
 // lines, the range includes its fences; without an info string the
 // language is left out.
-func CodePlaceholder(b *CodeBlock) string {
+func CodePlaceholder(b *domain.CodeBlock) string {
 	n := b.ContentLines()
 	// "lines" for every count, seed 000's one form.
-	what := fmt.Sprintf("%d lines, %s", n, LineSpan(b.Start, b.End))
+	what := fmt.Sprintf("%d lines, %s", n, domain.LineSpan(b.Start, b.End))
 	if lang := CodeLanguage(b); lang != "" {
 		what = lang + ", " + what
 	}

@@ -1,15 +1,18 @@
-package domain
+package answer
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // sectioned is a 12-line doc with frontmatter (L1–3) and sections.
 func sectioned() *DocText {
 	content := strings.Repeat("line\n", 12)
-	s := Structure{FrontmatterEnd: 3, Sections: []Section{
+	s := domain.Structure{FrontmatterEnd: 3, Sections: []domain.Section{
 		{ID: "intro", Start: 4, End: 6},
 		{ID: "tokens", Start: 7, End: 12},
 		{ID: "tokens/rotation", Start: 9, End: 10},
@@ -17,14 +20,14 @@ func sectioned() *DocText {
 		{ID: "tokens/expiry", Start: 11, End: 12},
 		{ID: "ghost", Start: 20, End: 25},
 	}}
-	return NewDocText(Document{ID: "auth", Path: "backend/auth.md"}, []byte(content), s)
+	return NewDocText(domain.Document{ID: "auth", Path: "backend/auth.md"}, []byte(content), s)
 }
 
 func TestPlanChunks(t *testing.T) {
 	yes, no := true, false
 	dt := sectioned()
 	type got struct{ chunks, notes []string }
-	show := func(cs []*Chunk, ns []SelNote) got {
+	show := func(cs []*Chunk, ns []domain.SelNote) got {
 		var g got
 		for _, c := range cs {
 			g.chunks = append(g.chunks, c.Header()+" "+map[bool]string{true: "img", false: "-"}[c.Images]+map[bool]string{true: "code", false: "-"}[c.Code])
@@ -36,53 +39,53 @@ func TestPlanChunks(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		sel  Selector
+		sel  domain.Selector
 		want got
 	}{
-		{"whole doc skips frontmatter", Selector{Doc: "auth"}, got{chunks: []string{"=== auth (backend/auth.md) · L4–12 === -code"}}},
-		{"selector settings override", Selector{Doc: "auth", IncludeImages: &yes, IncludeCode: &no}, got{chunks: []string{"=== auth (backend/auth.md) · L4–12 === img-"}}},
-		{"sections in the order given, by leaf", Selector{Doc: "auth", Sections: []string{"tokens/rotation", "intro", "expiry"}}, got{chunks: []string{
+		{"whole doc skips frontmatter", domain.Selector{Doc: "auth"}, got{chunks: []string{"=== auth (backend/auth.md) · L4–12 === -code"}}},
+		{"selector settings override", domain.Selector{Doc: "auth", IncludeImages: &yes, IncludeCode: &no}, got{chunks: []string{"=== auth (backend/auth.md) · L4–12 === img-"}}},
+		{"sections in the order given, by leaf", domain.Selector{Doc: "auth", Sections: []string{"tokens/rotation", "intro", "expiry"}}, got{chunks: []string{
 			"=== auth (backend/auth.md) · section tokens/rotation · L9–10 === -code",
 			"=== auth (backend/auth.md) · section intro · L4–6 === -code",
 			"=== auth (backend/auth.md) · section tokens/expiry · L11–12 === -code",
 		}}},
-		{"ambiguous leaf", Selector{Doc: "auth", Sections: []string{"rotation"}}, got{notes: []string{
+		{"ambiguous leaf", domain.Selector{Doc: "auth", Sections: []string{"rotation"}}, got{notes: []string{
 			"select[2]: section 'rotation' of auth (backend/auth.md) is ambiguous: it may be tokens/rotation, keys/rotation; use the full id",
 		}}},
-		{"unknown section", Selector{Doc: "auth", Sections: []string{"nosuch"}}, got{notes: []string{
+		{"unknown section", domain.Selector{Doc: "auth", Sections: []string{"nosuch"}}, got{notes: []string{
 			"select[2]: auth (backend/auth.md) has no section 'nosuch'; its sections: intro, tokens, tokens/rotation, keys/rotation, tokens/expiry, ghost",
 		}}},
-		{"section past the file", Selector{Doc: "auth", Sections: []string{"ghost"}}, got{notes: []string{
+		{"section past the file", domain.Selector{Doc: "auth", Sections: []string{"ghost"}}, got{notes: []string{
 			"select[2]: section 'ghost' of auth (backend/auth.md) has no lines in the file",
 		}}},
-		{"lines clamped", Selector{Doc: "auth", Lines: &LineRange{From: 10, To: 99}}, got{
+		{"lines clamped", domain.Selector{Doc: "auth", Lines: &domain.LineRange{From: 10, To: 99}}, got{
 			chunks: []string{"=== auth (backend/auth.md) · L10–12 === -code"},
 			notes:  []string{"select[2]: lines [10, 99] of auth (backend/auth.md) clamped to L10–12: the file has 12 lines"},
 		}},
-		{"lines outside", Selector{Doc: "auth", Lines: &LineRange{From: 13, To: 14}}, got{notes: []string{
+		{"lines outside", domain.Selector{Doc: "auth", Lines: &domain.LineRange{From: 13, To: 14}}, got{notes: []string{
 			"select[2]: lines [13, 14] are outside auth (backend/auth.md), which has 12 lines: nothing returned",
 		}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			cs, ns := PlanChunks(Target{Sel: 2, Doc: dt.Doc}, tc.sel, dt, false, true)
+			cs, ns := PlanChunks(domain.Target{Sel: 2, Doc: dt.Doc}, tc.sel, dt, false, true)
 			if g := show(cs, ns); !reflect.DeepEqual(g, tc.want) {
 				t.Errorf("got %q\nwant %q", g, tc.want)
 			}
 		})
 	}
-	var many Structure
+	var many domain.Structure
 	for i := 0; i < 42; i++ {
-		many.Sections = append(many.Sections, Section{ID: "s" + itoa(i)})
+		many.Sections = append(many.Sections, domain.Section{ID: "s" + itoa(i)})
 	}
-	if got := SectionList(many); !strings.HasSuffix(got, "s39, ... (2 more: the doc's outline lists them all)") || SectionList(Structure{}) != "(none)" {
+	if got := SectionList(many); !strings.HasSuffix(got, "s39, ... (2 more: the doc's outline lists them all)") || SectionList(domain.Structure{}) != "(none)" {
 		t.Errorf("SectionList = %q", got)
 	}
 }
 
 func TestAssignLines(t *testing.T) {
 	dt := sectioned()
-	empty := NewDocText(Document{ID: "e", Path: "e.md"}, nil, Structure{})
+	empty := NewDocText(domain.Document{ID: "e", Path: "e.md"}, nil, domain.Structure{})
 	chunk := func(from, to int) *Chunk { return &Chunk{Doc: dt, From: from, To: to} }
 	cases := []struct {
 		name   string
@@ -134,12 +137,14 @@ func TestChunkNames(t *testing.T) {
 	if c.Untrimmed(1) || !c.HasNewLines(1) || c.HasNewLines(2) {
 		t.Error("Untrimmed/HasNewLines")
 	}
-	whole := &Chunk{Doc: NewDocText(Document{ID: "a", Path: "a.md", Tokens: 99, HasTokens: true}, []byte("abcdefgh\n"), Structure{}), Kind: WholeDoc, From: 1, To: 1, Segments: []Segment{{1, 1, 0}}}
+	whole := &Chunk{Doc: NewDocText(domain.Document{ID: "a", Path: "a.md", Tokens: 99, HasTokens: true}, []byte("abcdefgh\n"), domain.Structure{}), Kind: WholeDoc, From: 1, To: 1, Segments: []Segment{{1, 1, 0}}}
 	if whole.Estimate(0) != 99 {
 		t.Errorf("Estimate of an untrimmed whole doc = %d, want the index's 99", whole.Estimate(0))
 	}
 	whole.Kind = LinesChunk
-	if got, want := whole.Estimate(0), EstimateTokens(int64(len(whole.Header())+1+9)); got != want {
+	if got, want := whole.Estimate(0), domain.EstimateTokens(int64(len(whole.Header())+1+9)); got != want {
 		t.Errorf("Estimate = %d, want %d", got, want)
 	}
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,8 +1,10 @@
-package domain
+package answer
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/librarian/librarian/domain"
 )
 
 func TestPlaceholders(t *testing.T) {
@@ -10,7 +12,7 @@ func TestPlaceholders(t *testing.T) {
 		{ReturnedAbove(5, 9, []string{"select[0]", "select[2]"}), "[L5–9 already returned above (select[0], select[2])]"},
 		{ImageLabel("arch", ""), "arch"},
 		{ImageLabel("arch", "The\nsystem"), "arch — The system"},
-		{ImageLabel("arch", strings.Repeat("x", 300)), "arch — " + OneLine(strings.Repeat("x", 300), 200)},
+		{ImageLabel("arch", strings.Repeat("x", 300)), "arch — " + domain.OneLine(strings.Repeat("x", 300), 200)},
 		{ImageUnknown("arch"), "[image unknown: arch (see Notes)]"},
 		{ImageOmitted("arch — A"), "[image omitted: arch — A]"},
 		{ImageShownAbove("arch", 12), "[image arch: shown above, at L12]"},

@@ -1,9 +1,11 @@
-package domain
+package answer
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/librarian/librarian/domain"
 )
 
 func TestBudgetFits(t *testing.T) {
@@ -30,9 +32,9 @@ func TestPlanCut(t *testing.T) {
 	for i := 1; i <= 20; i++ {
 		lines = append(lines, "line "+strings.Repeat("x", 3))
 	}
-	dt := NewDocText(Document{ID: "d", Path: "d.md"}, []byte(strings.Join(lines, "\n")+"\n"), Structure{
-		Sections:   []Section{{ID: "a", Start: 1, End: 10}, {ID: "b", Start: 11, End: 20}},
-		CodeBlocks: []CodeBlock{{Info: "python", Fence: "```", Start: 14, End: 16, Closed: true}},
+	dt := NewDocText(domain.Document{ID: "d", Path: "d.md"}, []byte(strings.Join(lines, "\n")+"\n"), domain.Structure{
+		Sections:   []domain.Section{{ID: "a", Start: 1, End: 10}, {ID: "b", Start: 11, End: 20}},
+		CodeBlocks: []domain.CodeBlock{{Info: "python", Fence: "```", Start: 14, End: 16, Closed: true}},
 	})
 	whole := func() *Chunk {
 		c := &Chunk{Doc: dt, Kind: WholeDoc, From: 1, To: 20, Code: true}
@@ -82,11 +84,11 @@ func TestPlanCut(t *testing.T) {
 // characters fetched with max_tokens 100 came back whole).
 func TestPlanCutInsideALine(t *testing.T) {
 	big := strings.Repeat("é", 500000) // 1,000,000 bytes
-	one := NewDocText(Document{ID: "one", Path: "one.md"}, []byte(big+"\n"), Structure{})
-	two := NewDocText(Document{ID: "two", Path: "two.md"}, []byte(big+"\nshort\n"), Structure{})
-	shortLine := NewDocText(Document{ID: "s", Path: "s.md"}, []byte(strings.Repeat("x", MinLineCut)+"\n"), Structure{})
-	code := NewDocText(Document{ID: "c", Path: "c.md"}, []byte("```\n"+big+"\n```\n"), Structure{
-		CodeBlocks: []CodeBlock{{Fence: "```", Start: 1, End: 3, Closed: true}},
+	one := NewDocText(domain.Document{ID: "one", Path: "one.md"}, []byte(big+"\n"), domain.Structure{})
+	two := NewDocText(domain.Document{ID: "two", Path: "two.md"}, []byte(big+"\nshort\n"), domain.Structure{})
+	shortLine := NewDocText(domain.Document{ID: "s", Path: "s.md"}, []byte(strings.Repeat("x", MinLineCut)+"\n"), domain.Structure{})
+	code := NewDocText(domain.Document{ID: "c", Path: "c.md"}, []byte("```\n"+big+"\n```\n"), domain.Structure{
+		CodeBlocks: []domain.CodeBlock{{Fence: "```", Start: 1, End: 3, Closed: true}},
 	})
 	chunk := func(dt *DocText, code bool) *Chunk {
 		c := &Chunk{Doc: dt, Kind: WholeDoc, From: 1, To: dt.N, Code: code}

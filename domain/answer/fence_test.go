@@ -1,19 +1,21 @@
-package domain
+package answer
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // fenced is a doc with frontmatter, a closed python block (L4–7) and an
 // unclosed block (L9–10) at the end of the file.
 func fenced() *DocText {
 	content := "---\nid: x\n---\n```  python  \na = 1\nb = 2\n```\ntext\n~~~~\nopen\n"
-	s := Structure{FrontmatterEnd: 3, CodeBlocks: []CodeBlock{
+	s := domain.Structure{FrontmatterEnd: 3, CodeBlocks: []domain.CodeBlock{
 		{Info: "", Fence: "~~~~", Start: 9, End: 12, Closed: false}, // End past the file: clamped
 		{Info: "python", Fence: "```", Start: 4, End: 7, Closed: true},
-	}, Images: []ImageStub{{ID: "a", Line: 8}, {ID: "b", Line: 8}}}
-	return NewDocText(Document{ID: "x", Path: "d/x.md"}, []byte(content), s)
+	}, Images: []domain.ImageStub{{ID: "a", Line: 8}, {ID: "b", Line: 8}}}
+	return NewDocText(domain.Document{ID: "x", Path: "d/x.md"}, []byte(content), s)
 }
 
 func TestDocText(t *testing.T) {
@@ -51,7 +53,7 @@ func TestDocText(t *testing.T) {
 	if !reflect.DeepEqual(dt.StubsAt(8), []string{"a", "b"}) {
 		t.Errorf("StubsAt(8) = %v", dt.StubsAt(8))
 	}
-	if e := NewDocText(Document{}, nil, Structure{}); e.N != 0 || e.BodyFrom != 1 {
+	if e := NewDocText(domain.Document{}, nil, domain.Structure{}); e.N != 0 || e.BodyFrom != 1 {
 		t.Errorf("empty: N=%d BodyFrom=%d", e.N, e.BodyFrom)
 	}
 }
@@ -82,17 +84,17 @@ func TestFenceRepairs(t *testing.T) {
 func TestOpeningFence(t *testing.T) {
 	cases := []struct {
 		line string
-		blk  CodeBlock
+		blk  domain.CodeBlock
 		want string
 	}{
-		{"```go", CodeBlock{Fence: "```", Info: "go"}, "```go"},
-		{"  ```` go  {.x}  \r", CodeBlock{Fence: "````", Indent: "  ", Info: "go  {.x}"}, "  ```` go  {.x}"},
-		{"```", CodeBlock{Fence: "```"}, "```"},
-		{"odd", CodeBlock{Fence: "```", Info: "sh"}, "``` sh"},
+		{"```go", domain.CodeBlock{Fence: "```", Info: "go"}, "```go"},
+		{"  ```` go  {.x}  \r", domain.CodeBlock{Fence: "````", Indent: "  ", Info: "go  {.x}"}, "  ```` go  {.x}"},
+		{"```", domain.CodeBlock{Fence: "```"}, "```"},
+		{"odd", domain.CodeBlock{Fence: "```", Info: "sh"}, "``` sh"},
 	}
 	for _, tc := range cases {
 		tc.blk.Start, tc.blk.End = 1, 1
-		dt := NewDocText(Document{}, []byte(tc.line+"\n"), Structure{})
+		dt := NewDocText(domain.Document{}, []byte(tc.line+"\n"), domain.Structure{})
 		if got := dt.OpeningFence(&tc.blk); got != tc.want {
 			t.Errorf("OpeningFence(%q) = %q, want %q", tc.line, got, tc.want)
 		}
@@ -101,19 +103,19 @@ func TestOpeningFence(t *testing.T) {
 
 func TestCodePlaceholder(t *testing.T) {
 	cases := []struct {
-		blk  CodeBlock
+		blk  domain.CodeBlock
 		want string
 	}{
-		{CodeBlock{Info: "python extra", Start: 22, End: 34, Closed: true}, "[code block omitted: python, 11 lines, L22–34]"},
-		{CodeBlock{Start: 3, End: 5, Closed: true}, "[code block omitted: 1 lines, L3–5]"},
-		{CodeBlock{Info: "sh", Start: 3, End: 5}, "[code block omitted: sh, 2 lines, L3–5]"},
+		{domain.CodeBlock{Info: "python extra", Start: 22, End: 34, Closed: true}, "[code block omitted: python, 11 lines, L22–34]"},
+		{domain.CodeBlock{Start: 3, End: 5, Closed: true}, "[code block omitted: 1 lines, L3–5]"},
+		{domain.CodeBlock{Info: "sh", Start: 3, End: 5}, "[code block omitted: sh, 2 lines, L3–5]"},
 	}
 	for _, tc := range cases {
 		if got := CodePlaceholder(&tc.blk); got != tc.want {
 			t.Errorf("CodePlaceholder(%+v) = %q, want %q", tc.blk, got, tc.want)
 		}
 	}
-	if BlockName(&CodeBlock{}) != "code block" || BlockName(&CodeBlock{Info: "go x"}) != "go code block" {
+	if BlockName(&domain.CodeBlock{}) != "code block" || BlockName(&domain.CodeBlock{Info: "go x"}) != "go code block" {
 		t.Error("BlockName")
 	}
 }

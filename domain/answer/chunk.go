@@ -1,8 +1,10 @@
-package domain
+package answer
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // ChunkKind is what a chunk's selector asked for.
@@ -107,15 +109,15 @@ func (c *Chunk) Header() string {
 	name := c.Doc.Name()
 	switch {
 	case c.Kind == SectionChunk:
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.Section, LineSpan(c.From, c.To))
+		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.Section, domain.LineSpan(c.From, c.To))
 	case c.Kind == LinesChunk && c.CutSection != "":
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.CutSection, LineSpan(c.From, c.To))
+		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.CutSection, domain.LineSpan(c.From, c.To))
 	case c.Kind == LinesChunk:
-		return fmt.Sprintf("=== %s · %s ===", name, LineSpan(c.From, c.To))
+		return fmt.Sprintf("=== %s · %s ===", name, domain.LineSpan(c.From, c.To))
 	case c.From > c.To:
 		return fmt.Sprintf("=== %s · empty ===", name)
 	default:
-		return fmt.Sprintf("=== %s · %s ===", name, LineSpan(c.From, c.To))
+		return fmt.Sprintf("=== %s · %s ===", name, domain.LineSpan(c.From, c.To))
 	}
 }
 
@@ -138,7 +140,7 @@ func (c *Chunk) Estimate(self int) int {
 			n += c.Doc.BytesOf(s.From, s.To)
 		}
 	}
-	return EstimateTokens(int64(n))
+	return domain.EstimateTokens(int64(n))
 }
 
 // Describe names a chunk for the overlap notice:
@@ -158,16 +160,16 @@ func (c *Chunk) Describe() string {
 func (c *Chunk) Asked() string {
 	var b strings.Builder
 	if c.Root != nil {
-		fmt.Fprintf(&b, "root %s: ", FolderName(*c.Root))
+		fmt.Fprintf(&b, "root %s: ", domain.FolderName(*c.Root))
 	}
 	b.WriteString(c.Doc.Doc.ID)
 	switch c.Kind {
 	case WholeDoc:
 		b.WriteString(", whole doc")
 	case SectionChunk:
-		fmt.Fprintf(&b, " § %s, %s", c.Section, LineSpan(c.From, c.To))
+		fmt.Fprintf(&b, " § %s, %s", c.Section, domain.LineSpan(c.From, c.To))
 	case LinesChunk:
-		fmt.Fprintf(&b, ", lines %s", LineSpan(c.From, c.To))
+		fmt.Fprintf(&b, ", lines %s", domain.LineSpan(c.From, c.To))
 	}
 	return b.String()
 }

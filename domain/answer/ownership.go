@@ -1,4 +1,4 @@
-package domain
+package answer
 
 // AssignLines gives each line of a call to the first chunk that asks for
 // it and splits every chunk into segments by who returns them. A chunk

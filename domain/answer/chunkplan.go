@@ -1,8 +1,10 @@
-package domain
+package answer
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // PlanChunks turns one target into its chunks: the whole doc, each listed
@@ -10,11 +12,11 @@ import (
 // the target's selector; images and code are the request's settings, which
 // the selector's own override. Sections that cannot be found and ranges
 // outside the file become notes.
-func PlanChunks(t Target, s Selector, dt *DocText, images, code bool) ([]*Chunk, []SelNote) {
+func PlanChunks(t domain.Target, s domain.Selector, dt *DocText, images, code bool) ([]*Chunk, []domain.SelNote) {
 	var chunks []*Chunk
-	var notes []SelNote
+	var notes []domain.SelNote
 	note := func(format string, args ...any) {
-		notes = append(notes, SelNote{Sel: t.Sel, Text: fmt.Sprintf(format, args...)})
+		notes = append(notes, domain.SelNote{Sel: t.Sel, Text: fmt.Sprintf(format, args...)})
 	}
 	base := Chunk{Sel: t.Sel, Root: t.Root, Doc: dt, Images: images, Code: code}
 	if s.IncludeImages != nil {
@@ -27,11 +29,11 @@ func PlanChunks(t Target, s Selector, dt *DocText, images, code bool) ([]*Chunk,
 	case s.Lines != nil:
 		r := *s.Lines
 		if r.From > dt.N {
-			note("select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.Sel, r.From, r.To, dt.Name(), dt.N, Plural(dt.N, "line", "lines"))
+			note("select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.Sel, r.From, r.To, dt.Name(), dt.N, domain.Plural(dt.N, "line", "lines"))
 			return nil, notes
 		}
 		if r.To > dt.N {
-			note("select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.Sel, r.From, r.To, dt.Name(), LineSpan(r.From, dt.N), dt.N, Plural(dt.N, "line", "lines"))
+			note("select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.Sel, r.From, r.To, dt.Name(), domain.LineSpan(r.From, dt.N), dt.N, domain.Plural(dt.N, "line", "lines"))
 			r.To = dt.N
 		}
 		c := base
@@ -51,9 +53,9 @@ func PlanChunks(t Target, s Selector, dt *DocText, images, code bool) ([]*Chunk,
 				}
 				chunks = append(chunks, &c)
 			case len(candidates) > 0:
-				note("select[%d]: section %s of %s is ambiguous: it may be %s; use the full id", t.Sel, QuoteInput(name, '\''), dt.Name(), strings.Join(candidates, ", "))
+				note("select[%d]: section %s of %s is ambiguous: it may be %s; use the full id", t.Sel, domain.QuoteInput(name, '\''), dt.Name(), strings.Join(candidates, ", "))
 			default:
-				note("select[%d]: %s has no section %s%s; its sections: %s", t.Sel, dt.Name(), QuoteInput(name, '\''), sectionHint(dt.Structure, name), SectionList(dt.Structure))
+				note("select[%d]: %s has no section %s%s; its sections: %s", t.Sel, dt.Name(), domain.QuoteInput(name, '\''), sectionHint(dt.Structure, name), SectionList(dt.Structure))
 			}
 		}
 	default:
@@ -67,7 +69,7 @@ func PlanChunks(t Target, s Selector, dt *DocText, images, code bool) ([]*Chunk,
 // FindSection finds a section by its full id, else by a unique '/'-bounded
 // suffix of its id (a leaf such as "rotation", or "tokens/rotation"). When
 // the suffix is ambiguous it returns the candidates' full ids instead.
-func FindSection(s Structure, name string) (*Section, []string) {
+func FindSection(s domain.Structure, name string) (*domain.Section, []string) {
 	for i := range s.Sections {
 		if s.Sections[i].ID == name {
 			return &s.Sections[i], nil
@@ -91,7 +93,7 @@ func FindSection(s Structure, name string) (*Section, []string) {
 
 // SectionList names a doc's sections for an unknown-section note: the
 // first 40, then how many more.
-func SectionList(s Structure) string {
+func SectionList(s domain.Structure) string {
 	if len(s.Sections) == 0 {
 		return "(none)"
 	}
@@ -108,12 +110,12 @@ func SectionList(s Structure) string {
 
 // sectionHint suggests the sections an unknown section name meant (a typo:
 // Suggest over the full ids and their leaves), as " (did you mean: ...?)".
-func sectionHint(s Structure, name string) string {
+func sectionHint(s domain.Structure, name string) string {
 	ids := make([]string, len(s.Sections))
 	for i, sec := range s.Sections {
 		ids[i] = sec.ID
 	}
-	near := Suggest(name, ids, 3)
+	near := domain.Suggest(name, ids, 3)
 	if len(near) == 0 {
 		return ""
 	}

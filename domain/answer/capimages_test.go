@@ -1,4 +1,4 @@
-package browse
+package answer
 
 import (
 	"strings"

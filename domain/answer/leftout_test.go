@@ -1,13 +1,15 @@
-package domain
+package answer
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/librarian/librarian/domain"
 )
 
 func TestWriteLeftOut(t *testing.T) {
 	dt := sectioned() // auth: 12 lines of "line\n", body from L4
-	other := NewDocText(Document{ID: "b", Path: "backend/b.md", Tokens: 40, HasTokens: true}, []byte("x\n"), Structure{})
+	other := NewDocText(domain.Document{ID: "b", Path: "backend/b.md", Tokens: 40, HasTokens: true}, []byte("x\n"), domain.Structure{})
 	root := "backend"
 	top := ""
 	sections := func(sel int, ids ...string) []*Chunk {
@@ -19,7 +21,7 @@ func TestWriteLeftOut(t *testing.T) {
 		return cs
 	}
 	head := func(budget, used, chunks, tokens int) string {
-		return "\nLeft out (over max_tokens=" + itoa(budget) + "; ~" + itoa(used) + " tokens returned): " + itoa(chunks) + " " + Plural(chunks, "chunk", "chunks") + ", ~" + itoa(tokens) + " tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n"
+		return "\nLeft out (over max_tokens=" + itoa(budget) + "; ~" + itoa(used) + " tokens returned): " + itoa(chunks) + " " + domain.Plural(chunks, "chunk", "chunks") + ", ~" + itoa(tokens) + " tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n"
 	}
 	cases := []struct {
 		name   string
@@ -44,8 +46,8 @@ func TestWriteLeftOut(t *testing.T) {
 				{Doc: dt, Kind: WholeDoc, From: 4, To: 12, Code: true, State: Kept, CutTo: 8},
 				{Sel: 1, Doc: other, Kind: WholeDoc, From: 1, To: 1, Code: true, State: LeftOut, Tokens: 40},
 			}
-		}, head(100, 90, 2, 40+EstimateTokens(int64(len("=== auth (backend/auth.md) · L9–12 ===\n")+20))) +
-			"- {\"doc\": \"auth\", \"lines\": [9,12]} (~" + itoa(EstimateTokens(int64(len("=== auth (backend/auth.md) · L9–12 ===\n")+20))) + " tokens): continues select[0] (auth, whole doc), cut after L8 to fit max_tokens\n" +
+		}, head(100, 90, 2, 40+domain.EstimateTokens(int64(len("=== auth (backend/auth.md) · L9–12 ===\n")+20))) +
+			"- {\"doc\": \"auth\", \"lines\": [9,12]} (~" + itoa(domain.EstimateTokens(int64(len("=== auth (backend/auth.md) · L9–12 ===\n")+20))) + " tokens): continues select[0] (auth, whole doc), cut after L8 to fit max_tokens\n" +
 			"- \"b\" (~40 tokens)\n" +
 			"As one select list: [{\"doc\": \"auth\", \"lines\": [9,12]}, \"b\"]\n"},
 		{"a root left out whole is itself", func() []*Chunk {

@@ -1,31 +1,33 @@
-package domain
+package answer
 
 import (
 	"bytes"
 	"fmt"
 	"sort"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // DocText is an opened doc with what answering from its lines needs: its
 // bytes split into lines, its code blocks in line order and its image stubs
 // by line. Line numbers are 1-based, as in Structure.
 type DocText struct {
-	Doc       Document
+	Doc       domain.Document
 	Content   []byte
-	Structure Structure
+	Structure domain.Structure
 	// N is the number of lines (0 for an empty file).
 	N int
 	// BodyFrom is the first line after the frontmatter.
 	BodyFrom int
 
 	lineStarts []int // byte offset of each line; lineStarts[k] is line k+1
-	blocks     []CodeBlock
+	blocks     []domain.CodeBlock
 	stubs      map[int][]string // image ids by line, in order of appearance
 }
 
 // NewDocText splits content into lines and clamps the structure's code
 // blocks to them.
-func NewDocText(d Document, content []byte, s Structure) *DocText {
+func NewDocText(d domain.Document, content []byte, s domain.Structure) *DocText {
 	t := &DocText{Doc: d, Content: content, Structure: s}
 	c := content
 	t.lineStarts = append(t.lineStarts, 0)
@@ -82,7 +84,7 @@ func (t *DocText) BytesOf(from, to int) int {
 }
 
 // BlockAt returns the code block that holds line k, or nil.
-func (t *DocText) BlockAt(k int) *CodeBlock {
+func (t *DocText) BlockAt(k int) *domain.CodeBlock {
 	i := sort.Search(len(t.blocks), func(i int) bool { return t.blocks[i].Start > k }) - 1
 	if i >= 0 && t.blocks[i].End >= k {
 		return &t.blocks[i]

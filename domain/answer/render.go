@@ -1,13 +1,15 @@
-package browse
+package answer
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
 )
+
+// The text of one chunk: its header, then each run of its lines new to the
+// answer, verbatim, with fence repairs, placeholders and images.
 
 // renderedChunk is a chunk's text and images, and what rendering it found:
 // notes (unknown images...) and the images it sent. They count only if the
@@ -18,13 +20,13 @@ type renderedChunk struct {
 	notes  []domain.SelNote
 	sent   []sentImage
 	// marks are the places the chunk could be cut, in line order.
-	marks []domain.LineMark
+	marks []LineMark
 }
 
 // mark records a place to cut r, when the call has a budget to cut for.
-func (g *getCall) mark(r *renderedChunk, line, bytes int, own bool) {
+func (g *renderer) mark(r *renderedChunk, line, bytes int, own bool) {
 	if g.budget.Max > 0 {
-		r.marks = append(r.marks, domain.LineMark{Line: line, Bytes: bytes, Own: own})
+		r.marks = append(r.marks, LineMark{Line: line, Bytes: bytes, Own: own})
 	}
 }
 
@@ -83,7 +85,7 @@ func textBytes(parts []Part) int {
 
 // renderChunk renders one chunk: its header, then each run of lines new to
 // the call, with a marker where lines returned earlier are skipped.
-func (g *getCall) renderChunk(ctx context.Context, ci int, c *domain.Chunk) (*renderedChunk, error) {
+func (g *renderer) renderChunk(ci int, c *Chunk) *renderedChunk {
 	r := &renderedChunk{}
 	var w partWriter
 	w.line(c.Header())
@@ -91,21 +93,19 @@ func (g *getCall) renderChunk(ctx context.Context, ci int, c *domain.Chunk) (*re
 	for i := 0; i < len(c.Segments); {
 		s := c.Segments[i]
 		if s.Owner == ci {
-			if err := g.renderRun(ctx, &w, r, c, s.From, s.To, local); err != nil {
-				return nil, err
-			}
+			g.renderRun(&w, r, c, s.From, s.To, local)
 			i++
 			continue
 		}
 		j := i
 		var owners []string
 		for ; j < len(c.Segments) && c.Segments[j].Owner != ci; j++ {
-			o := fmt.Sprintf("select[%d]", g.chunks[c.Segments[j].Owner].Sel)
+			o := fmt.Sprintf("select[%d]", g.call.Chunks[c.Segments[j].Owner].Sel)
 			if !slices.Contains(owners, o) {
 				owners = append(owners, o)
 			}
 		}
-		w.line(domain.ReturnedAbove(s.From, c.Segments[j-1].To, owners))
+		w.line(ReturnedAbove(s.From, c.Segments[j-1].To, owners))
 		g.mark(r, c.Segments[j-1].To, w.n, false)
 		i = j
 	}
@@ -116,18 +116,18 @@ func (g *getCall) renderChunk(ctx context.Context, ci int, c *domain.Chunk) (*re
 	} else {
 		r.tokens = domain.EstimateTokens(int64(textBytes(r.parts)))
 	}
-	return r, nil
+	return r
 }
 
 // renderRun writes lines a..b of a chunk's doc: verbatim, with fences
 // re-balanced where the run cuts a code block, or with each code block
 // replaced by a placeholder when code is omitted; images after their line.
-func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk, c *domain.Chunk, a, b int, local map[string]int) error {
+func (g *renderer) renderRun(w *partWriter, r *renderedChunk, c *Chunk, a, b int, local map[string]int) {
 	dt := c.Doc
 	if !c.Code {
 		for k := a; k <= b; {
 			if blk := dt.BlockAt(k); blk != nil {
-				w.line(domain.CodePlaceholder(blk))
+				w.line(CodePlaceholder(blk))
 				k = min(blk.End, b) + 1
 				g.mark(r, k-1, w.n, true)
 				continue
@@ -137,13 +137,11 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 				continue
 			}
 			w.lineBytes(dt.Line(k))
-			if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
-				return err
-			}
+			g.renderStubs(w, r, c, k, local)
 			g.mark(r, k, w.n, true)
 			k++
 		}
-		return nil
+		return
 	}
 	for _, l := range dt.OpeningRepair(a) {
 		w.line(l)
@@ -153,27 +151,24 @@ func (g *getCall) renderRun(ctx context.Context, w *partWriter, r *renderedChunk
 			continue
 		}
 		w.lineBytes(dt.Line(k))
-		if err := g.renderStubs(ctx, w, r, c, k, local); err != nil {
-			return err
-		}
+		g.renderStubs(w, r, c, k, local)
 		g.mark(r, k, w.n, true)
 	}
 	for _, l := range dt.ClosingRepair(b) {
 		w.line(l)
 	}
-	return nil
 }
 
 // clipped writes line k cut inside, when k is the line a chunk cut inside
 // (Chunk.Clip): its first Clip bytes, then a marker saying where it was cut
 // and what budget the whole line needs. The images of its stubs are not
 // sent: the line is not all there. It reports whether it wrote the line.
-func (g *getCall) clipped(w *partWriter, c *domain.Chunk, k int) bool {
+func (g *renderer) clipped(w *partWriter, c *Chunk, k int) bool {
 	if c.Clip <= 0 || k != c.To {
 		return false
 	}
 	line := c.Doc.Line(k)
 	w.lineBytes(line[:c.Clip])
-	w.line(domain.LineCut(k, c.Clip, len(line), g.budget.Max, domain.LinesTokens(c.Doc, k, k)))
+	w.line(LineCut(k, c.Clip, len(line), g.budget.Max, LinesTokens(c.Doc, k, k)))
 	return true
 }

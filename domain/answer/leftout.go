@@ -1,13 +1,15 @@
-package domain
+package answer
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // leftItem is one ready-to-send selector of the Left out block.
 type leftItem struct {
-	sel    Selector
+	sel    domain.Selector
 	from   int // the select index it came from
 	tokens int
 	why    string // said after the selector: the rest of a cut chunk
@@ -56,7 +58,7 @@ func WriteLeftOut(b *strings.Builder, chunks []*Chunk, budget, used int) {
 		}
 		if c.Root != nil {
 			if end, ok := wholeRootLeftOut(chunks, ci); ok {
-				s := withSettings(Selector{Root: *c.Root, IsRoot: true}, c)
+				s := withSettings(domain.Selector{Root: *c.Root, IsRoot: true}, c)
 				if *c.Root == "" {
 					s.Root = "."
 				}
@@ -79,18 +81,18 @@ func WriteLeftOut(b *strings.Builder, chunks []*Chunk, budget, used int) {
 			}
 			continue
 		}
-		var sel Selector
+		var sel domain.Selector
 		switch c.Kind {
 		case WholeDoc:
-			sel = Selector{Doc: c.Doc.Doc.ID}
+			sel = domain.Selector{Doc: c.Doc.Doc.ID}
 		case SectionChunk:
 			if n := len(items); n > 0 && mergeSection(&items[n-1], c) {
 				items[n-1].tokens += c.Tokens
 				continue
 			}
-			sel = Selector{Doc: c.Doc.Doc.ID, Sections: []string{c.Section}}
+			sel = domain.Selector{Doc: c.Doc.Doc.ID, Sections: []string{c.Section}}
 		case LinesChunk:
-			sel = Selector{Doc: c.Doc.Doc.ID, Lines: &LineRange{From: c.From, To: c.To}}
+			sel = domain.Selector{Doc: c.Doc.Doc.ID, Lines: &domain.LineRange{From: c.From, To: c.To}}
 		}
 		items = append(items, leftItem{sel: withSettings(sel, c), from: c.Sel, tokens: c.Tokens})
 	}
@@ -101,7 +103,7 @@ func WriteLeftOut(b *strings.Builder, chunks []*Chunk, budget, used int) {
 		total += it.tokens
 	}
 	fmt.Fprintf(b, "\nLeft out (over max_tokens=%d; ~%d tokens returned): %d %s, ~%d tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n",
-		budget, used, count, Plural(count, "chunk", "chunks"), total)
+		budget, used, count, domain.Plural(count, "chunk", "chunks"), total)
 	var all []string
 	for i, it := range items {
 		if i == maxLeftItems {
@@ -119,14 +121,14 @@ func WriteLeftOut(b *strings.Builder, chunks []*Chunk, budget, used int) {
 // linesItem is lines from..to of chunk c as a left-out line range, with
 // the chunk's settings; its figure is what it would cost as its own chunk.
 func linesItem(c *Chunk, from, to int) leftItem {
-	sel := withSettings(Selector{Doc: c.Doc.Doc.ID, Lines: &LineRange{From: from, To: to}}, c)
+	sel := withSettings(domain.Selector{Doc: c.Doc.Doc.ID, Lines: &domain.LineRange{From: from, To: to}}, c)
 	return leftItem{sel: sel, from: c.Sel, tokens: LinesTokens(c.Doc, from, to)}
 }
 
 // LinesTokens is what lines from..to of a doc cost as their own chunk.
 func LinesTokens(dt *DocText, from, to int) int {
-	n := len(fmt.Sprintf("=== %s · %s ===\n", dt.Name(), LineSpan(from, to))) + dt.BytesOf(from, to)
-	return EstimateTokens(int64(n))
+	n := len(fmt.Sprintf("=== %s · %s ===\n", dt.Name(), domain.LineSpan(from, to))) + dt.BytesOf(from, to)
+	return domain.EstimateTokens(int64(n))
 }
 
 // wholeRootLeftOut reports whether the chunks of the root selector that
@@ -158,7 +160,7 @@ func mergeSection(prev *leftItem, c *Chunk) bool {
 // withSettings adds a chunk's effective settings to a selector where they
 // differ from get_documents' defaults (no images, code included), so it
 // asks for the same thing in any call.
-func withSettings(s Selector, c *Chunk) Selector {
+func withSettings(s domain.Selector, c *Chunk) domain.Selector {
 	if c.Images {
 		t := true
 		s.IncludeImages = &t
