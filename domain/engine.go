@@ -3,8 +3,9 @@ package domain
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // This file holds the values of seed 004's retrieval engine: what the
@@ -188,7 +189,7 @@ type EngineStatusError struct {
 
 func (e *EngineStatusError) Error() string {
 	msg := fmt.Sprintf("engine answered %d to %s", e.Status, e.Endpoint)
-	if snippet := OneLine(string(e.Body), 300); snippet != "" {
+	if snippet := wording.OneLine(string(e.Body), 300); snippet != "" {
 		msg += ": " + snippet
 	}
 	return msg
@@ -203,15 +204,4 @@ type EngineError struct {
 
 func (e *EngineError) Error() string {
 	return fmt.Sprintf("engine error (%s): %s", e.Endpoint, e.Message)
-}
-
-// OneLine squeezes s onto one line (runs of whitespace become one space)
-// and cuts it to at most max runes, marking a cut with "…".
-func OneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if max > 0 && len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
 }

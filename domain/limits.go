@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // The defaults of the limits every call is held to, shared by the use cases
@@ -34,7 +36,7 @@ func CheckQuery(q string) error {
 			ErrInvalidArgument, len(q), MaxQueryBytes)
 	}
 	if !utf8.ValidString(q) {
-		return fmt.Errorf("%w: 'query' %s is not valid UTF-8", ErrInvalidArgument, QuoteInput(q, '"'))
+		return fmt.Errorf("%w: 'query' %s is not valid UTF-8", ErrInvalidArgument, wording.QuoteInput(q, '"'))
 	}
 	return nil
 }

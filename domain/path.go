@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // CheckIndexPath applies seed 000's rules to a path written in an index:
@@ -28,6 +30,10 @@ func CheckIndexPath(field, p string) string {
 	return ""
 }
 
+// IsAbsolute reports whether p is an absolute path, '/'-led or starting
+// with a drive letter ("C:"): never a library path.
+func IsAbsolute(p string) bool { return strings.HasPrefix(p, "/") || hasDriveLetter(p) }
+
 func hasDriveLetter(p string) bool {
 	return len(p) >= 2 && p[1] == ':' && (p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
 }
@@ -39,11 +45,11 @@ func hasDriveLetter(p string) bool {
 func CleanFolder(dir string) (string, error) {
 	d := strings.TrimSpace(dir)
 	if strings.ContainsRune(d, '\\') || strings.ContainsRune(d, 0) {
-		return "", fmt.Errorf("%w: folder %s may not contain '\\' or NUL", ErrRefused, QuoteInput(dir, '"'))
+		return "", fmt.Errorf("%w: folder %s may not contain '\\' or NUL", ErrRefused, wording.QuoteInput(dir, '"'))
 	}
 	for _, seg := range strings.Split(d, "/") {
 		if seg == ".." {
-			return "", fmt.Errorf("%w: folder %s may not contain '..'", ErrRefused, QuoteInput(dir, '"'))
+			return "", fmt.Errorf("%w: folder %s may not contain '..'", ErrRefused, wording.QuoteInput(dir, '"'))
 		}
 	}
 	d = strings.Trim(path.Clean("/"+d), "/")

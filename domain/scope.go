@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // Scope is the folder, tag and depth filter that list, search, tags and
@@ -42,7 +44,7 @@ func ScopeDocs(cat *Catalog, s Scope) ([]Document, string, error) {
 		inRoot = cat.Docs[lo:hi]
 	}
 	if len(inRoot) == 0 && root != "" {
-		return nil, root, fmt.Errorf("%w: no folder %s in the library%s", ErrNotFound, QuoteInput(root, '\''), folderHint(cat, root))
+		return nil, root, fmt.Errorf("%w: no folder %s in the library%s", ErrNotFound, wording.QuoteInput(root, '\''), folderHint(cat, root))
 	}
 	out := make([]Document, 0, len(inRoot))
 	for _, d := range inRoot {
@@ -83,10 +85,10 @@ func HasAnyTag(have, want []string) bool {
 func folderHint(cat *Catalog, root string) string {
 	for _, d := range cat.Docs {
 		if d.Path == root || d.ID == root || strings.TrimSuffix(d.Path, ".md") == root {
-			return fmt.Sprintf(" (%s is a document, not a folder: select it by its id)", QuoteInput(root, '\''))
+			return fmt.Sprintf(" (%s is a document, not a folder: select it by its id)", wording.QuoteInput(root, '\''))
 		}
 	}
-	if near := Suggest(root, libraryFolders(cat), 3); len(near) > 0 {
+	if near := wording.Suggest(root, libraryFolders(cat), 3); len(near) > 0 {
 		return " (did you mean: " + strings.Join(near, "/, ") + "/?)"
 	}
 	parent := path.Dir(root)

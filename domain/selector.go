@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // LineRange is an inclusive range of 1-based file lines.
@@ -86,7 +88,7 @@ func parseSelector(raw json.RawMessage) (Selector, error) {
 		sort.Strings(unknown)
 		var msgs []string
 		for _, name := range unknown {
-			msg := fmt.Sprintf("unknown field %s", QuoteInput(name, '\''))
+			msg := fmt.Sprintf("unknown field %s", wording.QuoteInput(name, '\''))
 			if near := nearestField(name); near != "" {
 				msg += fmt.Sprintf(" (did you mean '%s'?)", near)
 			}

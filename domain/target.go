@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // Target is one doc a get_documents selector names, directly or through
@@ -45,11 +47,11 @@ func ResolveTargets(cat *Catalog, sels []Selector, cmds Commands) ([]Target, []S
 		if s.IsRoot {
 			docs, root, err := ScopeDocs(cat, Scope{Root: s.Root, Depth: -1})
 			if err != nil {
-				note(i, "select[%d]: root %s: %v", i, QuoteInput(s.Root, '\''), err)
+				note(i, "select[%d]: root %s: %v", i, wording.QuoteInput(s.Root, '\''), err)
 				continue
 			}
 			if len(docs) == 0 {
-				note(i, "select[%d]: root %s holds no documents", i, QuoteInput(FolderName(root), '\''))
+				note(i, "select[%d]: root %s holds no documents", i, wording.QuoteInput(wording.FolderName(root), '\''))
 				continue
 			}
 			for _, d := range docs {
@@ -58,7 +60,7 @@ func ResolveTargets(cat *Catalog, sels []Selector, cmds Commands) ([]Target, []S
 			for _, n := range cat.Notes {
 				if !notedIndex[n] && (root == "" || mentionsFolder(n, root)) {
 					notedIndex[n] = true
-					note(i, "select[%d]: root %s: the index left a doc out: %s", i, QuoteInput(FolderName(root), '\''), n)
+					note(i, "select[%d]: root %s: the index left a doc out: %s", i, wording.QuoteInput(wording.FolderName(root), '\''), n)
 				}
 			}
 			continue
@@ -72,10 +74,10 @@ func ResolveTargets(cat *Catalog, sels []Selector, cmds Commands) ([]Target, []S
 			continue
 		}
 		if why := catalogNotesAbout(cat, s.Doc); why != "" {
-			note(i, "select[%d]: doc %s was left out by the index: %s", i, QuoteInput(s.Doc, '\''), why)
+			note(i, "select[%d]: doc %s was left out by the index: %s", i, wording.QuoteInput(s.Doc, '\''), why)
 			continue
 		}
-		note(i, "select[%d]: unknown doc %s: no document has this id or path%s", i, QuoteInput(s.Doc, '\''), docHint(cat, s.Doc, cmds.OrTools()))
+		note(i, "select[%d]: unknown doc %s: no document has this id or path%s", i, wording.QuoteInput(s.Doc, '\''), docHint(cat, s.Doc, cmds.OrTools()))
 	}
 	return out, notes
 }
@@ -92,7 +94,7 @@ func CleanDocPath(p string) string {
 
 // docHint suggests what an unknown doc name meant: the root selector of a
 // folder of that name, else the docs whose id or path is near it (a typo:
-// domain.Suggest), else where to see every doc.
+// wording.Suggest), else where to see every doc.
 func docHint(cat *Catalog, name string, cmds Commands) string {
 	clean := strings.Trim(CleanDocPath(name), "/")
 	if clean == "" {
@@ -116,7 +118,7 @@ func docHint(cat *Catalog, name string, cmds Commands) string {
 	}
 	var near []string
 	seen := map[string]bool{}
-	for _, c := range Suggest(clean, candidates, 10) {
+	for _, c := range wording.Suggest(clean, candidates, 10) {
 		if id := idOf[c]; !seen[id] && len(near) < 5 {
 			seen[id] = true
 			near = append(near, id)

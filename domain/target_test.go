@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/librarian/librarian/domain/wording"
 )
 
 func TestResolveTargets(t *testing.T) {
@@ -94,12 +96,12 @@ func TestMentions(t *testing.T) {
 
 func TestWording(t *testing.T) {
 	cases := []struct{ got, want string }{
-		{LineSpan(7, 7), "L7"},
-		{LineSpan(18, 38), "L18–38"},
-		{Plural(1, "line", "lines"), "line"},
-		{Plural(0, "line", "lines"), "lines"},
-		{FolderName(""), "."},
-		{FolderName("a/b"), "a/b"},
+		{wording.LineSpan(7, 7), "L7"},
+		{wording.LineSpan(18, 38), "L18–38"},
+		{wording.Plural(1, "line", "lines"), "line"},
+		{wording.Plural(0, "line", "lines"), "lines"},
+		{wording.FolderName(""), "."},
+		{wording.FolderName("a/b"), "a/b"},
 	}
 	for _, tc := range cases {
 		if tc.got != tc.want {
@@ -107,8 +109,8 @@ func TestWording(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	WriteNotes(&b, nil)
-	WriteNotes(&b, []string{"x"})
+	wording.WriteNotes(&b, nil)
+	wording.WriteNotes(&b, []string{"x"})
 	if b.String() != "\nNotes:\n- x\n" {
 		t.Errorf("WriteNotes = %q", b.String())
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/librarian/librarian/adapters/localretrieval"
 	"github.com/librarian/librarian/adapters/memjournal"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/extract"
 	"github.com/librarian/librarian/ports/retrieval"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 	"github.com/librarian/librarian/ports/sectionindex"
@@ -47,7 +47,7 @@ func localEngine(t *testing.T) *localretrieval.Engine {
 		t.Fatal(err)
 	}
 	parser := goldmarkmarkdown.New()
-	resolver := domain.NewLinkResolver(cat.Docs)
+	resolver := extract.NewLinkResolver(cat.Docs)
 	u := sectionindex.Update{BuiltAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix()}
 	for _, d := range cat.Docs {
 		content, stamp, err := src.ReadFile(ctx, d.Path)
@@ -57,7 +57,7 @@ func localEngine(t *testing.T) *localretrieval.Engine {
 		d.Stamp = stamp
 		s := parser.Parse(content)
 		u.Put = append(u.Put, sectionindex.Entry{Doc: d, Content: content, Structure: s,
-			Names: domain.ExtractNames(content, s), Links: resolver.Resolve(d.Path, domain.ExtractLinks(content, s, d.Path))})
+			Names: extract.Names(content, s), Links: resolver.Resolve(d.Path, extract.Links(content, s, d.Path))})
 	}
 	if err := ix.Apply(ctx, u); err != nil {
 		t.Fatal(err)

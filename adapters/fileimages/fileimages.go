@@ -31,6 +31,7 @@ import (
 
 	"github.com/librarian/librarian/adapters/rootfs"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/symlinks"
 	"github.com/librarian/librarian/ports/imagestore"
 )
 
@@ -197,7 +198,7 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 // or with the folder's own links resolved.
 func (s *Store) folderLinks(folder *os.Root) rootfs.Links {
 	names := []string{s.folder}
-	if real, err := s.links.Resolve(s.folder, domain.ErrLinkOutside); err == nil && real != s.folder {
+	if real, err := s.links.Resolve(s.folder, symlinks.ErrLinkOutside); err == nil && real != s.folder {
 		names = append(names, real)
 	}
 	return s.links.Within(folder, names...)

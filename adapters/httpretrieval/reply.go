@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // result is v, or the zero value and the first problem met reading it.
@@ -57,10 +58,10 @@ func decode(c call, body []byte) (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("%w: the reply to %s is not valid JSON (%v): %s", domain.ErrEngineReply, c.endpoint(), err, domain.OneLine(string(body), 120))
+		return nil, fmt.Errorf("%w: the reply to %s is not valid JSON (%v): %s", domain.ErrEngineReply, c.endpoint(), err, wording.OneLine(string(body), 120))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: the reply to %s has data after its JSON value: %s", domain.ErrEngineReply, c.endpoint(), domain.OneLine(string(body), 120))
+		return nil, fmt.Errorf("%w: the reply to %s has data after its JSON value: %s", domain.ErrEngineReply, c.endpoint(), wording.OneLine(string(body), 120))
 	}
 	return v, nil
 }
@@ -331,7 +332,7 @@ func describe(v any) string {
 	case nil:
 		return "null"
 	case string:
-		return fmt.Sprintf("a string (%q)", domain.OneLine(v, 40))
+		return fmt.Sprintf("a string (%q)", wording.OneLine(v, 40))
 	case json.Number:
 		return "a number (" + v.String() + ")"
 	case bool:
@@ -366,7 +367,7 @@ func excerpt(s string, limit int) string {
 	if len(head) > 4*limit+4 {
 		head = strings.ToValidUTF8(head[:4*limit+4], "")
 	}
-	line := domain.OneLine(head, 0)
+	line := wording.OneLine(head, 0)
 	if utf8.RuneCountInString(line) <= limit && len(head) == len(s) {
 		return line
 	}

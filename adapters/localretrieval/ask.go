@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -85,7 +86,7 @@ func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswe
 	}
 	var b strings.Builder
 	if topic != "" {
-		fmt.Fprintf(&b, "(discussion: read together with the earlier question %q)\n", domain.OneLine(topic, 120))
+		fmt.Fprintf(&b, "(discussion: read together with the earlier question %q)\n", wording.OneLine(topic, 120))
 	}
 	renderPassages(&b, query, ps, told, excluded)
 	var served []string
@@ -105,7 +106,7 @@ func topicOf(history []domain.Turn) string {
 	var parts []string
 	for i := len(history) - 1; i >= 0 && len(parts) < 2; i-- {
 		if history[i].Role == "user" && strings.TrimSpace(history[i].Content) != "" {
-			parts = append(parts, domain.OneLine(history[i].Content, 300))
+			parts = append(parts, wording.OneLine(history[i].Content, 300))
 		}
 	}
 	return strings.Join(parts, " ")
@@ -266,7 +267,7 @@ const timeLayout = "2006-01-02 15:04:05 UTC"
 
 func renderPassages(b *strings.Builder, query string, ps []passage, told []domain.Knowledge, excluded int) {
 	if len(ps) == 0 {
-		fmt.Fprintf(b, "The library has no section that answers %q.\n", domain.OneLine(query, 200))
+		fmt.Fprintf(b, "The library has no section that answers %q.\n", wording.OneLine(query, 200))
 		if len(told) == 0 {
 			b.WriteString("If it should, report it with librarian_gap (subject, missing).\n")
 		}
@@ -308,5 +309,5 @@ func writeTold(b *strings.Builder, k domain.Knowledge) {
 	if who == "" {
 		who = "session " + k.Tags.Session
 	}
-	fmt.Fprintf(b, "- [tell #%d] %s: %s (told by %s, %s)\n", k.ID, domain.OneLine(k.Subject, 200), domain.OneLine(k.Text, 600), who, k.At.UTC().Format(timeLayout))
+	fmt.Fprintf(b, "- [tell #%d] %s: %s (told by %s, %s)\n", k.ID, wording.OneLine(k.Subject, 200), wording.OneLine(k.Text, 600), who, k.At.UTC().Format(timeLayout))
 }

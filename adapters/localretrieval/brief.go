@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // The briefing's size: what it lists and the token budget of its text.
@@ -96,7 +97,7 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 
 	var b strings.Builder
 	budget := BriefTokens * 4 // bytes
-	fmt.Fprintf(&b, "Brief for %q (from the library, by relevance):\n", domain.OneLine(task, 200))
+	fmt.Fprintf(&b, "Brief for %q (from the library, by relevance):\n", wording.OneLine(task, 200))
 	if len(docs) == 0 {
 		b.WriteString("\nThe library has nothing on this task.\n")
 	} else {
@@ -117,10 +118,10 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 		}
 		line := fmt.Sprintf("%d. %s (%s) ~%d tokens", i+1, d.doc.ID, d.doc.Path, tokens)
 		if d.doc.Title != "" {
-			line += ": " + domain.OneLine(d.doc.Title, 100)
+			line += ": " + wording.OneLine(d.doc.Title, 100)
 		}
 		if d.doc.Summary != "" {
-			line += " — " + domain.OneLine(d.doc.Summary, 160)
+			line += " — " + wording.OneLine(d.doc.Summary, 160)
 		}
 		b.WriteString(line + "\n")
 		var parts []string

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/retrieval"
@@ -261,7 +262,7 @@ func (e *Engine) log(ctx context.Context, kind, query string, tags domain.Engine
 		return
 	}
 	_ = e.journal.Record(context.WithoutCancel(ctx), domain.LoggedInteraction{
-		At: e.now().UTC(), Session: tags.Session, Caller: tags.Caller, Kind: kind, Query: domain.OneLine(query, 500),
+		At: e.now().UTC(), Session: tags.Session, Caller: tags.Caller, Kind: kind, Query: wording.OneLine(query, 500),
 		Served: served, GuidanceVersion: g.Version, ExcludedHits: excluded, Provider: provider,
 	})
 }

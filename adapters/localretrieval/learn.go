@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // Depends implements retrieval.Finder: an entry is a doc (by id or path);
@@ -27,7 +28,7 @@ func (e *Engine) Depends(ctx context.Context, entryID string) (domain.Dependenci
 	}
 	if !ok {
 		return domain.Dependencies{}, fmt.Errorf("%w: no entry '%s' in the library: an entry is a doc id or path (librarian_locate shows them as [entry] hits)",
-			domain.ErrNotFound, domain.OneLine(entryID, 200))
+			domain.ErrNotFound, wording.OneLine(entryID, 200))
 	}
 	deps := domain.Dependencies{DependsOn: []string{}, Dependents: []string{}}
 	if deps.DependsOn, err = e.linkIDs(ctx, d.Path); err != nil {
@@ -138,7 +139,7 @@ func (e *Engine) Tell(ctx context.Context, t domain.Tell) (domain.Receipt, error
 		return domain.Receipt{}, fmt.Errorf("journal: %w", err)
 	}
 	e.log(ctx, "tell", t.Subject, t.Tags, []string{fmt.Sprintf("tell #%d", k.ID)}, domain.SessionGuidance{}, 0, "")
-	return domain.Receipt{Stored: fmt.Sprintf("tell #%d (%q): librarian_ask and librarian_brief quote it from now on, marked as told, not documented", k.ID, domain.OneLine(k.Subject, 100))}, nil
+	return domain.Receipt{Stored: fmt.Sprintf("tell #%d (%q): librarian_ask and librarian_brief quote it from now on, marked as told, not documented", k.ID, wording.OneLine(k.Subject, 100))}, nil
 }
 
 // Gap implements retrieval.Learner: the gap is recorded for the docs team
@@ -155,7 +156,7 @@ func (e *Engine) Gap(ctx context.Context, g domain.Gap) (domain.Receipt, error) 
 		return domain.Receipt{}, fmt.Errorf("journal: %w", err)
 	}
 	e.log(ctx, "gap", g.Subject, g.Tags, []string{fmt.Sprintf("gap #%d", k.ID)}, domain.SessionGuidance{}, 0, "")
-	return domain.Receipt{Stored: fmt.Sprintf("gap #%d (%q): listed by librarian_status and `librarian gaps` for the docs team", k.ID, domain.OneLine(k.Subject, 100))}, nil
+	return domain.Receipt{Stored: fmt.Sprintf("gap #%d (%q): listed by librarian_status and `librarian gaps` for the docs team", k.ID, wording.OneLine(k.Subject, 100))}, nil
 }
 
 // Guide implements retrieval.Steward. Guidance is per session and lasts

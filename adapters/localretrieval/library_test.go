@@ -14,7 +14,7 @@ import (
 	"github.com/librarian/librarian/adapters/localretrieval"
 	"github.com/librarian/librarian/adapters/memjournal"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/extract"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
@@ -40,7 +40,7 @@ func indexLibrary(t testing.TB, src docindex.Source, ix sectionindex.Index) {
 		t.Fatal(err)
 	}
 	parser := goldmarkmarkdown.New()
-	resolver := domain.NewLinkResolver(cat.Docs)
+	resolver := extract.NewLinkResolver(cat.Docs)
 	u := sectionindex.Update{Folders: cat.Folders, Notes: cat.Notes, BuiltAt: builtAt.Unix()}
 	for _, d := range cat.Docs {
 		content, stamp, err := src.ReadFile(ctx, d.Path)
@@ -50,7 +50,7 @@ func indexLibrary(t testing.TB, src docindex.Source, ix sectionindex.Index) {
 		d.Stamp = stamp
 		s := parser.Parse(content)
 		u.Put = append(u.Put, sectionindex.Entry{Doc: d, Content: content, Structure: s,
-			Names: domain.ExtractNames(content, s), Links: resolver.Resolve(d.Path, domain.ExtractLinks(content, s, d.Path))})
+			Names: extract.Names(content, s), Links: resolver.Resolve(d.Path, extract.Links(content, s, d.Path))})
 	}
 	if err := ix.Apply(ctx, u); err != nil {
 		t.Fatal(err)

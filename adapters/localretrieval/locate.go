@@ -33,7 +33,7 @@ type locateCand struct {
 }
 
 // Locate implements retrieval.Finder: the names the docs define or
-// document (domain.ExtractNames' kinds), catalog entries (docs, kind
+// document (extract.Names' kinds), catalog entries (docs, kind
 // "entry", with the docs they link to as depends_on), and, for a question
 // in words, the names and headings of the best-ranked sections.
 func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locations, error) {

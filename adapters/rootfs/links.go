@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/symlinks"
 )
 
 // Links lets an absolute symlink that lands inside a root through:
 // *os.Root refuses every absolute link, seed 000 only those that land
-// outside. See domain.ResolveLinks and ResolvingLinks. The zero Links
+// outside. See symlinks.Resolve and ResolvingLinks. The zero Links
 // resolves nothing.
 type Links struct {
 	root   *os.Root
@@ -76,34 +76,34 @@ func (l Links) Escapes(err error) bool {
 // refused p with escaped. A path whose links do lead outside keeps that
 // error; a loop is ELOOP, as the kernel says it.
 func (l Links) Resolve(p string, escaped error) (string, error) {
-	resolved, err := domain.ResolveLinks(p, l.below, l.readLink)
+	resolved, err := symlinks.Resolve(p, l.below, l.readLink)
 	switch {
-	case errors.Is(err, domain.ErrLinkOutside):
+	case errors.Is(err, symlinks.ErrLinkOutside):
 		return "", escaped
-	case errors.Is(err, domain.ErrLinkLoop):
+	case errors.Is(err, symlinks.ErrLinkLoop):
 		return "", &fs.PathError{Op: "resolve", Path: p, Err: syscall.ELOOP}
 	}
 	return resolved, err
 }
 
-// below is a domain.BelowRoot: a target written with the root's path, as
+// below is a symlinks.BelowRoot: a target written with the root's path, as
 // configured or real, is compared as written; any other is compared once
 // more with its own links resolved, so a link through another name of the
 // root's folder (/tmp -> /private/tmp) is inside too. That reads only the
 // metadata of the target's folders (lstat, readlink), never a file, and
 // whatever it gives, the file is then reached through the root.
 func (l Links) below(target string) (string, bool) {
-	if rest, ok := domain.BelowRoots(target, l.abs); ok {
+	if rest, ok := symlinks.BelowRoots(target, l.abs); ok {
 		return rest, true
 	}
 	real, err := filepath.EvalSymlinks(filepath.FromSlash(target))
 	if err != nil {
 		return "", false
 	}
-	return domain.BelowRoots(filepath.ToSlash(real), l.abs)
+	return symlinks.BelowRoots(filepath.ToSlash(real), l.abs)
 }
 
-// readLink is a domain.LinkReader through the root.
+// readLink is a symlinks.LinkReader through the root.
 func (l Links) readLink(rel string) (string, bool, error) {
 	fi, err := l.root.Lstat(rel)
 	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {

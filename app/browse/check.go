@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/app/library"
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // CheckReport is what `librarian check` finds in a library that passed
@@ -25,17 +25,17 @@ type CheckReport struct {
 func (r CheckReport) Text() string {
 	var b strings.Builder
 	if len(r.Problems) == 0 {
-		fmt.Fprintf(&b, "ok: %d %s, no problems", r.Docs, domain.Plural(r.Docs, "doc", "docs"))
+		fmt.Fprintf(&b, "ok: %d %s, no problems", r.Docs, wording.Plural(r.Docs, "doc", "docs"))
 	} else {
-		fmt.Fprintf(&b, "%d %s in %d %s (%d checked):", len(r.Problems), domain.Plural(len(r.Problems), "problem", "problems"),
-			r.ProblemDocs, domain.Plural(r.ProblemDocs, "doc", "docs"), r.Docs)
+		fmt.Fprintf(&b, "%d %s in %d %s (%d checked):", len(r.Problems), wording.Plural(len(r.Problems), "problem", "problems"),
+			r.ProblemDocs, wording.Plural(r.ProblemDocs, "doc", "docs"), r.Docs)
 		for _, p := range r.Problems {
 			b.WriteString("\n- ")
 			b.WriteString(p)
 		}
 	}
 	if len(r.Warnings) > 0 {
-		fmt.Fprintf(&b, "\n%d %s (these fail nothing):", len(r.Warnings), domain.Plural(len(r.Warnings), "warning", "warnings"))
+		fmt.Fprintf(&b, "\n%d %s (these fail nothing):", len(r.Warnings), wording.Plural(len(r.Warnings), "warning", "warnings"))
 		for _, w := range r.Warnings {
 			b.WriteString("\n- ")
 			b.WriteString(w)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // ListRequest is list_documents' arguments.
@@ -179,7 +180,7 @@ func (l *Browser) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	if cut {
 		writeListCut(&b, budget, docsInDepth-shownDocs, tree.LeftOut(lineShown, ownShown), req.Depth)
 	}
-	domain.WriteNotes(&b, notes)
+	wording.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil
 }
 
@@ -231,7 +232,7 @@ const listBatch = 64
 // not wholly shown; with the listing's depth carried down to them).
 func writeListCut(b *strings.Builder, budget, docsLeft int, left []domain.LeftFolder, depth int) {
 	fmt.Fprintf(b, "\nLeft out (over max_tokens=%d): %d %s. List a narrower root, pass section_depth=0 for doc lines only, or max_tokens=0 for no limit. Folders not (wholly) shown:\n",
-		budget, docsLeft, domain.Plural(docsLeft, "doc", "docs"))
+		budget, docsLeft, wording.Plural(docsLeft, "doc", "docs"))
 	const most = 30
 	for i, f := range left {
 		if i == most {

@@ -8,6 +8,7 @@ import (
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/textmatch"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // A doc's section outline in seed 000's form, and list_documents with a
@@ -57,7 +58,7 @@ func writeOutline(b *strings.Builder, s domain.Structure, st outlineStyle) []dom
 			fmt.Fprintf(&line, " %q", sec.Heading)
 		}
 		if st.lineBounds || st.sizes != nil {
-			fmt.Fprintf(&line, " %s", domain.LineSpan(sec.Start, sec.End))
+			fmt.Fprintf(&line, " %s", wording.LineSpan(sec.Start, sec.End))
 		}
 		if st.sizes != nil {
 			fmt.Fprintf(&line, " ~%d tokens", domain.SectionTokens(sec, st.sizes, len(st.content)))
@@ -68,7 +69,7 @@ func writeOutline(b *strings.Builder, s domain.Structure, st outlineStyle) []dom
 			left := shown[i:]
 			if st.mark {
 				fmt.Fprintf(b, "[outline cut at max_tokens: %d more %s in %s]\n",
-					len(left), domain.Plural(len(left), "section", "sections"), domain.LineSpan(left[0].Start, s.Lines))
+					len(left), wording.Plural(len(left), "section", "sections"), wording.LineSpan(left[0].Start, s.Lines))
 			}
 			return left
 		}
@@ -128,9 +129,9 @@ func (l *Browser) listDocument(ctx context.Context, d domain.Document, req ListR
 		if left := writeOutline(&b, p.Structure, st); len(left) > 0 {
 			from := left[0].Start
 			fmt.Fprintf(&b, "\nLeft out (over max_tokens=%d): %d of the outline's sections, %s. Pass section_depth (e.g. 2) for fewer heading levels, fetch the lines with get_documents {\"doc\": %q, \"lines\": [%d, %d]}, or max_tokens=0 for no limit.\n",
-				budget, len(left), domain.LineSpan(from, p.Structure.Lines), d.ID, from, p.Structure.Lines)
+				budget, len(left), wording.LineSpan(from, p.Structure.Lines), d.ID, from, p.Structure.Lines)
 		}
 	}
-	domain.WriteNotes(&b, notes)
+	wording.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // TagsRequest is list_tags' arguments.
@@ -61,7 +62,7 @@ func (l *Browser) ListTags(ctx context.Context, req TagsRequest) (string, error)
 			// Counting every doc would hide that depth left the others out.
 			where = fmt.Sprintf("within depth %d of %s", req.Depth, strings.TrimPrefix(strings.TrimPrefix(where, "in "), "under "))
 		}
-		fmt.Fprintf(&b, "No tags: none of the %d %s %s carries one.\n", len(docs), domain.Plural(len(docs), "doc", "docs"), where)
+		fmt.Fprintf(&b, "No tags: none of the %d %s %s carries one.\n", len(docs), wording.Plural(len(docs), "doc", "docs"), where)
 	}
 	for _, t := range tags {
 		fmt.Fprintf(&b, "- %s (%d)\n", t, len(paths[t]))
@@ -71,6 +72,6 @@ func (l *Browser) ListTags(ctx context.Context, req TagsRequest) (string, error)
 			}
 		}
 	}
-	domain.WriteNotes(&b, cat.Notes)
+	wording.WriteNotes(&b, cat.Notes)
 	return strings.TrimRight(b.String(), "\n"), nil
 }

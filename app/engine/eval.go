@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // Seed 004's eval: questions about a codebase, each run through one skill
@@ -294,9 +295,9 @@ func (r EvalReport) Text() string {
 		}
 		fmt.Fprintf(&b, "     expected any of: %s\n", strings.Join(quoted, ", "))
 		if res.Err != nil {
-			fmt.Fprintf(&b, "     error: %s\n", domain.OneLine(res.Err.Error(), 300))
+			fmt.Fprintf(&b, "     error: %s\n", wording.OneLine(res.Err.Error(), 300))
 		} else {
-			fmt.Fprintf(&b, "     answer: %s\n", domain.OneLine(res.Answer, 200))
+			fmt.Fprintf(&b, "     answer: %s\n", wording.OneLine(res.Answer, 200))
 		}
 	}
 	verdict := "PASS"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // EngineGapLister is an engine that can list the gaps agents reported to it
@@ -53,7 +54,7 @@ func renderGaps(gaps []domain.Knowledge) string {
 		}
 		who = append(who, "("+where+")")
 		fmt.Fprintf(&b, "- gap #%d · %s · %s\n  %s: %s\n", g.ID, g.At.UTC().Format(engineTimeLayout), strings.Join(who, " "),
-			domain.OneLine(g.Subject, 200), domain.OneLine(g.Text, 1000))
+			wording.OneLine(g.Subject, 200), wording.OneLine(g.Text, 1000))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/extract"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
@@ -23,8 +24,8 @@ type indexState struct {
 	ix  sectionindex.Index
 	log *slog.Logger
 
-	refreshMu   sync.Mutex           // one refresh at a time
-	links       *domain.LinkResolver // of linksDocs (see linkResolver), under refreshMu
+	refreshMu   sync.Mutex            // one refresh at a time
+	links       *extract.LinkResolver // of linksDocs (see linkResolver), under refreshMu
 	linksDocs   []domain.Document
 	loadMu      sync.Mutex // one read of the stored stamps
 	warmMu      sync.Mutex // one warming pass (warmFromIndex, warmTexts)
@@ -113,7 +114,7 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	// Names and links are derived when a doc is stored; a link is resolved
 	// against the catalog of that moment (a doc it names that appears later
 	// is linked once the linking doc changes).
-	var links *domain.LinkResolver // made when a doc is to be stored
+	var links *extract.LinkResolver // made when a doc is to be stored
 	listed := make(map[string]bool, len(cat.Docs))
 	var todo []domain.Document
 	for _, d := range cat.Docs {
@@ -191,14 +192,14 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 				st.Deferred++
 				d.Stamp = unsettledStamp(p.Stamp)
 				u.Put = append(u.Put, sectionindex.Entry{Doc: d, Content: p.Content, Structure: p.Structure,
-					Names: domain.ExtractNames(p.Content, p.Structure), Links: links.Resolve(d.Path, domain.ExtractLinks(p.Content, p.Structure, d.Path))})
+					Names: extract.Names(p.Content, p.Structure), Links: links.Resolve(d.Path, extract.Links(p.Content, p.Structure, d.Path))})
 				put[d.Path] = d.Stamp
 				continue
 			}
 			d.Stamp = p.Stamp
 			u.Put = append(u.Put, sectionindex.Entry{Doc: d, Content: p.Content, Structure: p.Structure,
-				Names: domain.ExtractNames(p.Content, p.Structure),
-				Links: links.Resolve(d.Path, domain.ExtractLinks(p.Content, p.Structure, d.Path))})
+				Names: extract.Names(p.Content, p.Structure),
+				Links: links.Resolve(d.Path, extract.Links(p.Content, p.Structure, d.Path))})
 			put[d.Path] = p.Stamp
 		}
 		if err := ctx.Err(); err != nil {
@@ -286,13 +287,13 @@ func (s *indexState) indexedStamp(path string) (domain.Stamp, bool) {
 // linkResolver is a resolver of docs' links, the last one's when docs name
 // the same paths and ids (a refresh after an edit: 6 ms saved of 11,111).
 // Called with refreshMu held.
-func (s *indexState) linkResolver(docs []domain.Document) *domain.LinkResolver {
+func (s *indexState) linkResolver(docs []domain.Document) *extract.LinkResolver {
 	same := s.links != nil && len(docs) == len(s.linksDocs)
 	for i := 0; same && i < len(docs); i++ {
 		same = docs[i].Path == s.linksDocs[i].Path && docs[i].ID == s.linksDocs[i].ID
 	}
 	if !same {
-		s.links, s.linksDocs = domain.NewLinkResolver(docs), docs
+		s.links, s.linksDocs = extract.NewLinkResolver(docs), docs
 	}
 	return s.links
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/textmatch"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // The shape of every search_documents answer, whatever found the hits (a
@@ -153,7 +154,7 @@ func writeSectionLine(b *strings.Builder, sec domain.Section, v *textmatch.Text,
 	b.WriteString("§ ")
 	b.WriteString(sec.ID)
 	if sizes {
-		fmt.Fprintf(b, " %s ~%d tokens", domain.LineSpan(sec.Start, sec.End), domain.SectionTokens(sec, v.Starts(), size))
+		fmt.Fprintf(b, " %s ~%d tokens", wording.LineSpan(sec.Start, sec.End), domain.SectionTokens(sec, v.Starts(), size))
 	}
 	b.WriteString("\n")
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // The bounds of one search (issue 14): every query, of every tool set, is
@@ -30,10 +31,10 @@ func timeLimitNote(limit time.Duration, docs []domain.Document, done []bool) str
 	if first >= 0 {
 		where = "; not searched (they may hold hits): " + docs[first].Path
 		if rest := len(docs) - searched - 1; rest > 0 {
-			where += fmt.Sprintf(" and %d more %s after it in path order", rest, domain.Plural(rest, "doc", "docs"))
+			where += fmt.Sprintf(" and %d more %s after it in path order", rest, wording.Plural(rest, "doc", "docs"))
 		}
 	}
 	return fmt.Sprintf("the search stopped at its time limit (%s): the hits above are from the %d of %d %s searched whole%s. "+
 		"Narrow root, tags or depth, or make the query plainer (a string, or plain words joined by | in regex mode, are found fastest)",
-		limit, searched, len(docs), domain.Plural(len(docs), "doc", "docs"), where)
+		limit, searched, len(docs), wording.Plural(len(docs), "doc", "docs"), where)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/textmatch"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // matcher is a search request's query compiled by domain/textmatch, with
@@ -28,7 +29,7 @@ func newMatcher(req SearchRequest) (*matcher, error) {
 		mode = SearchString
 	}
 	if mode != SearchString && mode != SearchRegex {
-		return nil, fmt.Errorf("%w: 'mode' must be \"string\", \"regex\" or \"ranked\", got %s", domain.ErrInvalidArgument, domain.QuoteInput(req.Mode, '"'))
+		return nil, fmt.Errorf("%w: 'mode' must be \"string\", \"regex\" or \"ranked\", got %s", domain.ErrInvalidArgument, wording.QuoteInput(req.Mode, '"'))
 	}
 	if req.Query == "" {
 		return nil, fmt.Errorf("%w: 'query' is empty: give a string or a regex to look for", domain.ErrInvalidArgument)
@@ -97,7 +98,7 @@ func literalsQuery(lits []textmatch.Literal) domain.CandidateQuery {
 func regexError(err error) string {
 	var se *syntax.Error
 	if errors.As(err, &se) {
-		return fmt.Sprintf("error parsing regexp: %s: %s", se.Code, domain.QuoteInput(se.Expr, '`'))
+		return fmt.Sprintf("error parsing regexp: %s: %s", se.Code, wording.QuoteInput(se.Expr, '`'))
 	}
-	return domain.QuoteInput(err.Error(), 0)
+	return wording.QuoteInput(err.Error(), 0)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // SearchRanked is search_documents' third mode: a question in words,
@@ -136,20 +137,20 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest) (string,
 		fmt.Fprintf(&b, "No sections for %s: no document is in scope (%s).\n", quoteQuery(req.Query), scopeWords(req.Scope))
 	case shown == 0 && len(stale) > 0:
 		fmt.Fprintf(&b, "No sections for %s in %d %s (ranked) that the index holds as they are now: the docs that matched changed since they were indexed (see Notes).\n",
-			quoteQuery(req.Query), len(docs), domain.Plural(len(docs), "doc", "docs"))
+			quoteQuery(req.Query), len(docs), wording.Plural(len(docs), "doc", "docs"))
 	case shown == 0:
 		fmt.Fprintf(&b, "No sections for %s in %d %s (ranked): none holds these words, or a form of them. Try other words, or mode \"string\".\n",
-			quoteQuery(req.Query), len(docs), domain.Plural(len(docs), "doc", "docs"))
+			quoteQuery(req.Query), len(docs), wording.Plural(len(docs), "doc", "docs"))
 	default:
-		fmt.Fprintf(&b, "%d %s of %d %s for %s (ranked, best first)\n", shown, domain.Plural(shown, "section", "sections"),
-			len(docs), domain.Plural(len(docs), "doc", "docs"), quoteQuery(req.Query))
+		fmt.Fprintf(&b, "%d %s of %d %s for %s (ranked, best first)\n", shown, wording.Plural(shown, "section", "sections"),
+			len(docs), wording.Plural(len(docs), "doc", "docs"), quoteQuery(req.Query))
 		b.WriteString(body.String())
 	}
 	for _, d := range stale {
 		notes = append(notes, fmt.Sprintf("%s (%s) changed since the section index read it: its sections are left out of "+
 			"ranked answers until the index catches up (a few seconds); mode \"string\" searches it as it is now", d.ID, d.Path))
 	}
-	domain.WriteNotes(&b, notes)
+	wording.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil
 }
 

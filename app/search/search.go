@@ -17,6 +17,7 @@ import (
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/textmatch"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // Search modes of search_documents.
@@ -210,10 +211,10 @@ func (l *Searcher) SearchDocuments(ctx context.Context, req SearchRequest) (stri
 	case total == 0 && len(docs) == 0:
 		fmt.Fprintf(&b, "No hits for %s: no document is in scope (%s).\n", query, scopeWords(req.Scope))
 	case total == 0:
-		fmt.Fprintf(&b, "No hits for %s in %d %s (%s).\n", query, len(docs), domain.Plural(len(docs), "doc", "docs"), how)
+		fmt.Fprintf(&b, "No hits for %s in %d %s (%s).\n", query, len(docs), wording.Plural(len(docs), "doc", "docs"), how)
 	default:
-		fmt.Fprintf(&b, "%d %s in %d of %d %s for %s (%s)\n", total, domain.Plural(total, "hit", "hits"),
-			hitDocs, len(docs), domain.Plural(len(docs), "doc", "docs"), query, how)
+		fmt.Fprintf(&b, "%d %s in %d of %d %s for %s (%s)\n", total, wording.Plural(total, "hit", "hits"),
+			hitDocs, len(docs), wording.Plural(len(docs), "doc", "docs"), query, how)
 	}
 
 	// Render the first MaxResults hits, in path order, scanning those docs
@@ -248,9 +249,9 @@ func (l *Searcher) SearchDocuments(ctx context.Context, req SearchRequest) (stri
 	if left := total - shown; left > 0 {
 		leftDocs := hitDocs - shownDocs
 		fmt.Fprintf(&b, "\n… %d more %s in %d %s not shown (max_results=%d): narrow root, tags or the query, or raise max_results\n",
-			left, domain.Plural(left, "hit", "hits"), leftDocs, domain.Plural(leftDocs, "doc", "docs"), budget)
+			left, wording.Plural(left, "hit", "hits"), leftDocs, wording.Plural(leftDocs, "doc", "docs"), budget)
 	}
-	domain.WriteNotes(&b, notes)
+	wording.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil
 }
 
@@ -258,10 +259,10 @@ func (l *Searcher) SearchDocuments(ctx context.Context, req SearchRequest) (stri
 func scopeWords(s domain.Scope) string {
 	var parts []string
 	if root, err := domain.CleanFolder(s.Root); err == nil && root != "" {
-		parts = append(parts, "root "+domain.QuoteInput(root+"/", 0))
+		parts = append(parts, "root "+wording.QuoteInput(root+"/", 0))
 	}
 	if len(s.Tags) > 0 {
-		parts = append(parts, "tags: "+domain.QuoteInput(strings.Join(s.Tags, ", "), 0))
+		parts = append(parts, "tags: "+wording.QuoteInput(strings.Join(s.Tags, ", "), 0))
 	}
 	if s.Depth >= 0 {
 		parts = append(parts, "depth "+strconv.Itoa(s.Depth))
@@ -275,9 +276,9 @@ func scopeWords(s domain.Scope) string {
 // quoteQuery shows the query in double quotes, escaped only when it holds
 // a quote or a control character, so a regex reads as written.
 func quoteQuery(q string) string {
-	if len(q) > domain.MaxQuoted {
+	if len(q) > wording.MaxQuoted {
 		// At most a prefix: a 50 MB query is not quoted back whole.
-		return domain.QuoteInput(q, '"')
+		return wording.QuoteInput(q, '"')
 	}
 	for _, r := range q {
 		if r == '"' || r < ' ' || r == 0x7f {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // Answer is get_documents' answer: text and images in document order.
@@ -200,7 +201,7 @@ func (r *renderer) answer() Answer {
 	// Notes, then the overlap notice (seed 000: "at the end"), then what the
 	// budget left out, which the agent sends next.
 	var tail strings.Builder
-	domain.WriteNotes(&tail, domain.NoteTexts(r.notes))
+	wording.WriteNotes(&tail, domain.NoteTexts(r.notes))
 	WriteOverlaps(&tail, r.call.Chunks)
 	WriteLeftOut(&tail, r.call.Chunks, r.budget.Max, r.budget.Used)
 	w.buf.WriteString(tail.String())

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // ChunkKind is what a chunk's selector asked for.
@@ -109,15 +110,15 @@ func (c *Chunk) Header() string {
 	name := c.Doc.Name()
 	switch {
 	case c.Kind == SectionChunk:
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.Section, domain.LineSpan(c.From, c.To))
+		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.Section, wording.LineSpan(c.From, c.To))
 	case c.Kind == LinesChunk && c.CutSection != "":
-		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.CutSection, domain.LineSpan(c.From, c.To))
+		return fmt.Sprintf("=== %s · section %s · %s ===", name, c.CutSection, wording.LineSpan(c.From, c.To))
 	case c.Kind == LinesChunk:
-		return fmt.Sprintf("=== %s · %s ===", name, domain.LineSpan(c.From, c.To))
+		return fmt.Sprintf("=== %s · %s ===", name, wording.LineSpan(c.From, c.To))
 	case c.From > c.To:
 		return fmt.Sprintf("=== %s · empty ===", name)
 	default:
-		return fmt.Sprintf("=== %s · %s ===", name, domain.LineSpan(c.From, c.To))
+		return fmt.Sprintf("=== %s · %s ===", name, wording.LineSpan(c.From, c.To))
 	}
 }
 
@@ -160,16 +161,16 @@ func (c *Chunk) Describe() string {
 func (c *Chunk) Asked() string {
 	var b strings.Builder
 	if c.Root != nil {
-		fmt.Fprintf(&b, "root %s: ", domain.FolderName(*c.Root))
+		fmt.Fprintf(&b, "root %s: ", wording.FolderName(*c.Root))
 	}
 	b.WriteString(c.Doc.Doc.ID)
 	switch c.Kind {
 	case WholeDoc:
 		b.WriteString(", whole doc")
 	case SectionChunk:
-		fmt.Fprintf(&b, " § %s, %s", c.Section, domain.LineSpan(c.From, c.To))
+		fmt.Fprintf(&b, " § %s, %s", c.Section, wording.LineSpan(c.From, c.To))
 	case LinesChunk:
-		fmt.Fprintf(&b, ", lines %s", domain.LineSpan(c.From, c.To))
+		fmt.Fprintf(&b, ", lines %s", wording.LineSpan(c.From, c.To))
 	}
 	return b.String()
 }

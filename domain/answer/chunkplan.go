@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // PlanChunks turns one target into its chunks: the whole doc, each listed
@@ -29,11 +30,11 @@ func PlanChunks(t domain.Target, s domain.Selector, dt *DocText, images, code bo
 	case s.Lines != nil:
 		r := *s.Lines
 		if r.From > dt.N {
-			note("select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.Sel, r.From, r.To, dt.Name(), dt.N, domain.Plural(dt.N, "line", "lines"))
+			note("select[%d]: lines [%d, %d] are outside %s, which has %d %s: nothing returned", t.Sel, r.From, r.To, dt.Name(), dt.N, wording.Plural(dt.N, "line", "lines"))
 			return nil, notes
 		}
 		if r.To > dt.N {
-			note("select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.Sel, r.From, r.To, dt.Name(), domain.LineSpan(r.From, dt.N), dt.N, domain.Plural(dt.N, "line", "lines"))
+			note("select[%d]: lines [%d, %d] of %s clamped to %s: the file has %d %s", t.Sel, r.From, r.To, dt.Name(), wording.LineSpan(r.From, dt.N), dt.N, wording.Plural(dt.N, "line", "lines"))
 			r.To = dt.N
 		}
 		c := base
@@ -53,9 +54,9 @@ func PlanChunks(t domain.Target, s domain.Selector, dt *DocText, images, code bo
 				}
 				chunks = append(chunks, &c)
 			case len(candidates) > 0:
-				note("select[%d]: section %s of %s is ambiguous: it may be %s; use the full id", t.Sel, domain.QuoteInput(name, '\''), dt.Name(), strings.Join(candidates, ", "))
+				note("select[%d]: section %s of %s is ambiguous: it may be %s; use the full id", t.Sel, wording.QuoteInput(name, '\''), dt.Name(), strings.Join(candidates, ", "))
 			default:
-				note("select[%d]: %s has no section %s%s; its sections: %s", t.Sel, dt.Name(), domain.QuoteInput(name, '\''), sectionHint(dt.Structure, name), SectionList(dt.Structure))
+				note("select[%d]: %s has no section %s%s; its sections: %s", t.Sel, dt.Name(), wording.QuoteInput(name, '\''), sectionHint(dt.Structure, name), SectionList(dt.Structure))
 			}
 		}
 	default:
@@ -115,7 +116,7 @@ func sectionHint(s domain.Structure, name string) string {
 	for i, sec := range s.Sections {
 		ids[i] = sec.ID
 	}
-	near := domain.Suggest(name, ids, 3)
+	near := wording.Suggest(name, ids, 3)
 	if len(near) == 0 {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // OpeningFence is the fence line that re-opens blk: its indent, marker and
@@ -33,7 +34,7 @@ func (t *DocText) OpeningFence(blk *domain.CodeBlock) string {
 // opening fence.
 func (t *DocText) OpeningRepair(a int) []string {
 	if blk := t.BlockAt(a); blk != nil && blk.Start < a {
-		return []string{fmt.Sprintf("[fence re-opened: L%d is inside the %s of %s]", a, BlockName(blk), domain.LineSpan(blk.Start, blk.End)), t.OpeningFence(blk)}
+		return []string{fmt.Sprintf("[fence re-opened: L%d is inside the %s of %s]", a, BlockName(blk), wording.LineSpan(blk.Start, blk.End)), t.OpeningFence(blk)}
 	}
 	return nil
 }
@@ -48,9 +49,9 @@ func (t *DocText) ClosingRepair(b int) []string {
 	case blk == nil:
 		return nil
 	case b < blk.End:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", BlockName(blk), domain.LineSpan(blk.Start, blk.End), b)}
+		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s continues after L%d]", BlockName(blk), wording.LineSpan(blk.Start, blk.End), b)}
 	case !blk.Closed && blk.End == t.N:
-		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", BlockName(blk), domain.LineSpan(blk.Start, blk.End))}
+		return []string{blk.Indent + blk.Fence, fmt.Sprintf("[fence closed: the %s of %s is never closed in the file]", BlockName(blk), wording.LineSpan(blk.Start, blk.End))}
 	}
 	return nil
 }
@@ -78,7 +79,7 @@ func CodeLanguage(b *domain.CodeBlock) string {
 func CodePlaceholder(b *domain.CodeBlock) string {
 	n := b.ContentLines()
 	// "lines" for every count, seed 000's one form.
-	what := fmt.Sprintf("%d lines, %s", n, domain.LineSpan(b.Start, b.End))
+	what := fmt.Sprintf("%d lines, %s", n, wording.LineSpan(b.Start, b.End))
 	if lang := CodeLanguage(b); lang != "" {
 		what = lang + ", " + what
 	}

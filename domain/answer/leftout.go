@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // leftItem is one ready-to-send selector of the Left out block.
@@ -103,7 +104,7 @@ func WriteLeftOut(b *strings.Builder, chunks []*Chunk, budget, used int) {
 		total += it.tokens
 	}
 	fmt.Fprintf(b, "\nLeft out (over max_tokens=%d; ~%d tokens returned): %d %s, ~%d tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n",
-		budget, used, count, domain.Plural(count, "chunk", "chunks"), total)
+		budget, used, count, wording.Plural(count, "chunk", "chunks"), total)
 	var all []string
 	for i, it := range items {
 		if i == maxLeftItems {
@@ -127,7 +128,7 @@ func linesItem(c *Chunk, from, to int) leftItem {
 
 // LinesTokens is what lines from..to of a doc cost as their own chunk.
 func LinesTokens(dt *DocText, from, to int) int {
-	n := len(fmt.Sprintf("=== %s · %s ===\n", dt.Name(), domain.LineSpan(from, to))) + dt.BytesOf(from, to)
+	n := len(fmt.Sprintf("=== %s · %s ===\n", dt.Name(), wording.LineSpan(from, to))) + dt.BytesOf(from, to)
 	return domain.EstimateTokens(int64(n))
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 func TestWriteLeftOut(t *testing.T) {
@@ -21,7 +22,7 @@ func TestWriteLeftOut(t *testing.T) {
 		return cs
 	}
 	head := func(budget, used, chunks, tokens int) string {
-		return "\nLeft out (over max_tokens=" + itoa(budget) + "; ~" + itoa(used) + " tokens returned): " + itoa(chunks) + " " + domain.Plural(chunks, "chunk", "chunks") + ", ~" + itoa(tokens) + " tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n"
+		return "\nLeft out (over max_tokens=" + itoa(budget) + "; ~" + itoa(used) + " tokens returned): " + itoa(chunks) + " " + wording.Plural(chunks, "chunk", "chunks") + ", ~" + itoa(tokens) + " tokens. Send these selectors in another call, or raise max_tokens (0 = no limit):\n"
 	}
 	cases := []struct {
 		name   string

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // WriteOverlaps writes one line per pair of overlapping chunks, where the
@@ -44,7 +44,7 @@ func WriteOverlaps(b *strings.Builder, chunks []*Chunk) {
 			owner := chunks[o]
 			var spans []string
 			for _, s := range ranges[o] {
-				spans = append(spans, domain.LineSpan(s.From, s.To))
+				spans = append(spans, wording.LineSpan(s.From, s.To))
 			}
 			lines = append(lines, fmt.Sprintf("select[%d] (%s) overlaps select[%d] (%s): %s already returned in select[%d]'s chunk%s",
 				c.Sel, c.Describe(), owner.Sel, owner.Describe(), strings.Join(spans, ", "), owner.Sel, settingsDiff(owner, c, ranges[o])))

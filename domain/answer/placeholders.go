@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // The one-line texts of a get_documents answer that stand where something
@@ -16,7 +16,7 @@ const NothingReturned = "(nothing returned)"
 // ReturnedAbove stands for lines from..to of a chunk that earlier chunks
 // (owners, e.g. "select[0]") returned.
 func ReturnedAbove(from, to int, owners []string) string {
-	return fmt.Sprintf("[%s already returned above (%s)]", domain.LineSpan(from, to), strings.Join(owners, ", "))
+	return fmt.Sprintf("[%s already returned above (%s)]", wording.LineSpan(from, to), strings.Join(owners, ", "))
 }
 
 // LineCut follows the part of line k that a chunk cut inside it returns:
@@ -30,7 +30,7 @@ func LineCut(k, kept, total, budget, lineTokens int) string {
 // ImageLabel names an image in placeholders: its id, then " — " and its
 // caption on one line (at most 200 characters) when it has one.
 func ImageLabel(id, caption string) string {
-	if c := domain.OneLine(caption, 200); c != "" {
+	if c := wording.OneLine(caption, 200); c != "" {
 		return id + " — " + c
 	}
 	return id
@@ -77,6 +77,6 @@ func FormatBytes(n int64) string {
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	default:
-		return fmt.Sprintf("%d %s", n, domain.Plural(int(n), "byte", "bytes"))
+		return fmt.Sprintf("%d %s", n, wording.Plural(int(n), "byte", "bytes"))
 	}
 }

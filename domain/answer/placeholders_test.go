@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 func TestPlaceholders(t *testing.T) {
@@ -12,7 +12,7 @@ func TestPlaceholders(t *testing.T) {
 		{ReturnedAbove(5, 9, []string{"select[0]", "select[2]"}), "[L5–9 already returned above (select[0], select[2])]"},
 		{ImageLabel("arch", ""), "arch"},
 		{ImageLabel("arch", "The\nsystem"), "arch — The system"},
-		{ImageLabel("arch", strings.Repeat("x", 300)), "arch — " + domain.OneLine(strings.Repeat("x", 300), 200)},
+		{ImageLabel("arch", strings.Repeat("x", 300)), "arch — " + wording.OneLine(strings.Repeat("x", 300), 200)},
 		{ImageUnknown("arch"), "[image unknown: arch (see Notes)]"},
 		{ImageOmitted("arch — A"), "[image omitted: arch — A]"},
 		{ImageShownAbove("arch", 12), "[image arch: shown above, at L12]"},

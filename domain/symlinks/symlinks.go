@@ -1,9 +1,11 @@
-package domain
+package symlinks
 
 import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // Symbolic links. The adapters open every file through an *os.Root, which
@@ -19,7 +21,7 @@ const MaxLinks = 40
 
 var (
 	// ErrLinkOutside: a path whose links lead outside the root.
-	ErrLinkOutside = fmt.Errorf("%w: a symbolic link leads outside the root", ErrRefused)
+	ErrLinkOutside = fmt.Errorf("%w: a symbolic link leads outside the root", domain.ErrRefused)
 	// ErrLinkLoop: a path whose links do not end within MaxLinks.
 	ErrLinkLoop = errors.New("too many levels of symbolic links")
 )
@@ -34,14 +36,14 @@ type LinkReader func(rel string) (target string, isLink bool, err error)
 // BelowRoots is one, from the root's own absolute paths.
 type BelowRoot func(target string) (rest string, ok bool)
 
-// ResolveLinks resolves every symbolic link of the '/'-separated path p,
+// Resolve resolves every symbolic link of the '/'-separated path p,
 // relative to a root, component by component as the kernel does, and
 // returns the root-relative path it lands on ("." for the root itself). An
 // absolute link target that below places inside the root goes on from the
 // root; any other, or a ".." above the root, is ErrLinkOutside. After
 // MaxLinks links it is ErrLinkLoop. Errors of readLink are returned as
 // they are.
-func ResolveLinks(p string, below BelowRoot, readLink LinkReader) (string, error) {
+func Resolve(p string, below BelowRoot, readLink LinkReader) (string, error) {
 	if isAbsolute(p) {
 		return "", ErrLinkOutside
 	}
@@ -129,5 +131,5 @@ func segments(p string) []string {
 }
 
 func isAbsolute(p string) bool {
-	return strings.HasPrefix(p, "/") || hasDriveLetter(p)
+	return domain.IsAbsolute(p)
 }

@@ -1,10 +1,12 @@
-package domain
+package symlinks
 
 import (
 	"errors"
 	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // fakeTree is a file system for ResolveLinks: every path that exists, by
@@ -83,12 +85,12 @@ func TestResolveLinks(t *testing.T) {
 		{"file-as-folder.md", "", fs.ErrNotExist},
 	}
 	for _, tt := range tests {
-		got, err := ResolveLinks(tt.path, func(t string) (string, bool) { return BelowRoots(t, roots) }, tree.readLink)
+		got, err := Resolve(tt.path, func(t string) (string, bool) { return BelowRoots(t, roots) }, tree.readLink)
 		if got != tt.want || !errors.Is(err, tt.err) || (tt.err == nil) != (err == nil) {
 			t.Errorf("ResolveLinks(%q) = %q, %v; want %q, %v", tt.path, got, err, tt.want, tt.err)
 		}
 	}
-	if !errors.Is(ErrLinkOutside, ErrRefused) {
+	if !errors.Is(ErrLinkOutside, domain.ErrRefused) {
 		t.Errorf("ErrLinkOutside does not wrap ErrRefused")
 	}
 }
@@ -106,10 +108,10 @@ func TestResolveLinksLimit(t *testing.T) {
 		}
 		return tree
 	}
-	if got, err := ResolveLinks("laa", srvLib, chain(MaxLinks).readLink); err != nil || got != "end.md" {
+	if got, err := Resolve("laa", srvLib, chain(MaxLinks).readLink); err != nil || got != "end.md" {
 		t.Errorf("a chain of %d links = %q, %v; want end.md", MaxLinks, got, err)
 	}
-	if got, err := ResolveLinks("laa", srvLib, chain(MaxLinks+1).readLink); !errors.Is(err, ErrLinkLoop) {
+	if got, err := Resolve("laa", srvLib, chain(MaxLinks+1).readLink); !errors.Is(err, ErrLinkLoop) {
 		t.Errorf("a chain of %d links = %q, %v; want ErrLinkLoop", MaxLinks+1, got, err)
 	}
 }
@@ -152,10 +154,10 @@ func TestResolveLinksWithOwnBelow(t *testing.T) {
 	below := func(target string) (string, bool) {
 		return BelowRoots(strings.Replace(target, "/alias", "/srv/lib", 1), []string{"/srv/lib"})
 	}
-	if got, err := ResolveLinks("via-alias.md", below, tree.readLink); err != nil || got != "docs/a.md" {
+	if got, err := Resolve("via-alias.md", below, tree.readLink); err != nil || got != "docs/a.md" {
 		t.Errorf("ResolveLinks(via-alias.md) = %q, %v; want docs/a.md", got, err)
 	}
-	if _, err := ResolveLinks("out.md", below, tree.readLink); !errors.Is(err, ErrLinkOutside) {
+	if _, err := Resolve("out.md", below, tree.readLink); !errors.Is(err, ErrLinkOutside) {
 		t.Errorf("ResolveLinks(out.md): %v; want ErrLinkOutside", err)
 	}
 }
@@ -166,10 +168,10 @@ func TestResolveLinksRoots(t *testing.T) {
 	under := func(roots ...string) BelowRoot {
 		return func(target string) (string, bool) { return BelowRoots(target, roots) }
 	}
-	if got, err := ResolveLinks("abs.md", under("/"), tree.readLink); err != nil || got != "srv/x.md" {
+	if got, err := Resolve("abs.md", under("/"), tree.readLink); err != nil || got != "srv/x.md" {
 		t.Errorf("under root / = %q, %v; want srv/x.md", got, err)
 	}
-	if _, err := ResolveLinks("abs.md", under("srv", ""), tree.readLink); !errors.Is(err, ErrLinkOutside) {
+	if _, err := Resolve("abs.md", under("srv", ""), tree.readLink); !errors.Is(err, ErrLinkOutside) {
 		t.Errorf("with only relative roots: %v; want ErrLinkOutside", err)
 	}
 }

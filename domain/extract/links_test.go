@@ -1,9 +1,11 @@
-package domain
+package extract
 
 import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/librarian/librarian/domain"
 )
 
 func TestExtractLinks(t *testing.T) {
@@ -19,8 +21,8 @@ func TestExtractLinks(t *testing.T) {
 		"[ref]: ../../guides/getting-started.md \"Getting started\"",              // 9
 		"[deep](../../../outside.md) [nested [brackets]](<folder/with space.md>)", // 10
 	}, "\n")
-	s := Structure{Lines: 10, CodeBlocks: []CodeBlock{fence("", 6, 8)}}
-	got := ExtractLinks([]byte(doc), s, "backend/storage/caching.md")
+	s := domain.Structure{Lines: 10, CodeBlocks: []domain.CodeBlock{fence("", 6, 8)}}
+	got := Links([]byte(doc), s, "backend/storage/caching.md")
 	want := []Link{
 		{Target: "backend/auth.md", Raw: "../auth.md#rotation", Line: 1},
 		{Target: "backend/storage/caching.md", Raw: "caching.md", Line: 1},
@@ -35,7 +37,7 @@ func TestExtractLinks(t *testing.T) {
 		t.Errorf("links:\n got  %+v\n want %+v", got, want)
 	}
 
-	docs := []Document{
+	docs := []domain.Document{
 		{ID: "auth", Path: "backend/auth.md"},
 		{ID: "caching", Path: "backend/storage/caching.md"},
 		{ID: "migrations", Path: "backend/storage/migrations.md"},
@@ -57,7 +59,7 @@ func TestExtractLinks(t *testing.T) {
 
 func TestExtractLinksFrontmatterIgnored(t *testing.T) {
 	doc := "---\nsee: [x](a.md)\n---\n[y](b.md)\n"
-	got := ExtractLinks([]byte(doc), Structure{Lines: 4, FrontmatterEnd: 3}, "top.md")
+	got := Links([]byte(doc), domain.Structure{Lines: 4, FrontmatterEnd: 3}, "top.md")
 	if want := []Link{{Target: "b.md", Raw: "b.md", Line: 4}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

@@ -1,4 +1,4 @@
-package domain
+package wording
 
 import (
 	"fmt"
@@ -41,4 +41,15 @@ func WriteNotes(b *strings.Builder, notes []string) {
 		b.WriteString(n)
 		b.WriteString("\n")
 	}
+}
+
+// OneLine squeezes s onto one line (runs of whitespace become one space)
+// and cuts it to at most max runes, marking a cut with "…".
+func OneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if max > 0 && len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
 }

@@ -1,9 +1,11 @@
-package domain
+package extract
 
 import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // Link is one link a document writes to another: a markdown link
@@ -21,12 +23,12 @@ type Link struct {
 	Wiki bool
 }
 
-// ExtractLinks returns the links of the document at docPath (a library
+// Links returns the links of the document at docPath (a library
 // path, '/'-separated), in line order, skipping fenced code, inline code,
 // image stubs (![[image:ID]]), images (![alt](src)), external links (any
 // scheme, //host, mailto:), bare fragments (#section) and targets that climb
 // out of the library. It is pure and linear in the size of content.
-func ExtractLinks(content []byte, s Structure, docPath string) []Link {
+func Links(content []byte, s domain.Structure, docPath string) []Link {
 	lines := splitLines(content)
 	code := make([]bool, len(lines)+2)
 	for _, cb := range s.CodeBlocks {
@@ -234,7 +236,7 @@ type LinkResolver struct {
 }
 
 // NewLinkResolver indexes docs for Resolve.
-func NewLinkResolver(docs []Document) *LinkResolver {
+func NewLinkResolver(docs []domain.Document) *LinkResolver {
 	r := &LinkResolver{byPath: map[string]string{}, byID: map[string]string{}, byBase: map[string]string{}}
 	for _, d := range docs {
 		r.byPath[d.Path] = d.Path

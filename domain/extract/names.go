@@ -1,11 +1,13 @@
-package domain
+package extract
 
 import (
 	"regexp"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
-// ExtractNames returns the names a document defines or documents, in line
+// Names returns the names a document defines or documents, in line
 // order, for librarian_locate: its headings; the names defined in its fenced
 // code (functions, classes, types, constants, variables, exported names,
 // routes such as app.get('/api/users'), config keys such as
@@ -17,11 +19,11 @@ import (
 // It is pure and linear in the size of content: every line is looked at a
 // bounded number of times by RE2 expressions, and over-long lines are cut.
 // The same name of the same kind on the same line is given once.
-func ExtractNames(content []byte, s Structure) []Name {
+func Names(content []byte, s domain.Structure) []domain.Name {
 	lines := splitLines(content)
-	var out []Name
+	var out []domain.Name
 	seen := map[nameKey]bool{}
-	add := func(n Name) {
+	add := func(n domain.Name) {
 		n.Name = strings.TrimSpace(n.Name)
 		if n.Name == "" || len(n.Name) > maxNameLen {
 			return
@@ -59,7 +61,7 @@ func ExtractNames(content []byte, s Structure) []Name {
 		for secIdx < len(s.Sections) && s.Sections[secIdx].Start <= ln {
 			sec := s.Sections[secIdx]
 			if sec.Start == ln && sec.Heading != "" && sec.Level > 0 {
-				add(Name{Kind: NameHeading, Name: sec.Heading, Line: ln, Signature: "§ " + sec.ID})
+				add(domain.Name{Kind: domain.NameHeading, Name: sec.Heading, Line: ln, Signature: "§ " + sec.ID})
 			}
 			secIdx++
 		}
@@ -157,7 +159,7 @@ var shellLangs = map[string]bool{
 	"fish": true, "powershell": true, "ps1": true, "cmd": true, "bat": true, "text": true,
 }
 
-func codeNames(line string, ln int, lang string, add func(Name)) {
+func codeNames(line string, ln int, lang string, add func(domain.Name)) {
 	trimmed := strings.TrimSpace(line)
 	if trimmed == "" {
 		return
@@ -170,43 +172,43 @@ func codeNames(line string, ln int, lang string, add func(Name)) {
 		}
 		sig := strings.TrimSuffix(strings.TrimSpace(m[3]), ";")
 		sig = strings.TrimSpace(strings.TrimSuffix(sig, ")"))
-		add(Name{Kind: NameRoute, Name: method + " " + m[2], Line: ln, Signature: sig})
+		add(domain.Name{Kind: domain.NameRoute, Name: method + " " + m[2], Line: ln, Signature: sig})
 	}
 	if m := reDecorRoute.FindStringSubmatch(line); m != nil {
 		method := strings.ToUpper(m[1])
 		if method == "ROUTE" || method == "API_ROUTE" {
 			method = "ANY"
 		}
-		add(Name{Kind: NameRoute, Name: method + " " + m[2], Line: ln, Signature: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[3]), ")"))})
+		add(domain.Name{Kind: domain.NameRoute, Name: method + " " + m[2], Line: ln, Signature: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[3]), ")"))})
 	}
 	switch {
 	case configLangs[lang]:
 		if m := reTOMLTable.FindStringSubmatch(line); m != nil {
-			add(Name{Kind: NameConfigKey, Name: m[1], Line: ln})
+			add(domain.Name{Kind: domain.NameConfigKey, Name: m[1], Line: ln})
 		} else if m := reConfigKey.FindStringSubmatch(line); m != nil && !strings.HasPrefix(trimmed, "#") && !strings.HasPrefix(trimmed, "//") {
-			add(Name{Kind: NameConfigKey, Name: m[1], Line: ln, Signature: strings.TrimSuffix(strings.TrimSpace(m[2]), ",")})
+			add(domain.Name{Kind: domain.NameConfigKey, Name: m[1], Line: ln, Signature: strings.TrimSuffix(strings.TrimSpace(m[2]), ",")})
 		}
 		return
 	case lang == "css" || lang == "scss" || lang == "less":
 		if m := reCSSVar.FindStringSubmatch(line); m != nil {
-			add(Name{Kind: NameConfigKey, Name: m[1], Line: ln, Signature: m[2]})
+			add(domain.Name{Kind: domain.NameConfigKey, Name: m[1], Line: ln, Signature: m[2]})
 		}
 		return
 	case lang == "sql" || lang == "psql" || lang == "postgresql" || lang == "mysql" || lang == "sqlite":
 		if m := reSQLObject.FindStringSubmatch(line); m != nil {
-			kind := NameType
+			kind := domain.NameType
 			if strings.EqualFold(m[1], "function") {
-				kind = NameFunction
+				kind = domain.NameFunction
 			}
-			add(Name{Kind: kind, Name: m[2], Line: ln, Signature: strings.TrimSpace(m[3])})
+			add(domain.Name{Kind: kind, Name: m[2], Line: ln, Signature: strings.TrimSpace(m[3])})
 		}
 		return
 	case shellLangs[lang]:
 		if m := reEnvKey.FindStringSubmatch(line); m != nil {
-			add(Name{Kind: NameConfigKey, Name: m[1], Line: ln, Signature: "=" + m[2]})
+			add(domain.Name{Kind: domain.NameConfigKey, Name: m[1], Line: ln, Signature: "=" + m[2]})
 		}
 		for _, m := range reFlag.FindAllStringSubmatch(line, 16) {
-			add(Name{Kind: NameFlag, Name: m[1], Line: ln})
+			add(domain.Name{Kind: domain.NameFlag, Name: m[1], Line: ln})
 		}
 		return
 	}
@@ -216,22 +218,22 @@ func codeNames(line string, ln int, lang string, add func(Name)) {
 	for _, def := range []struct {
 		re   *regexp.Regexp
 		kind string
-	}{{reGoFunc, NameFunction}, {rePyDef, NameFunction}, {reJSFunc, NameFunction}, {reRustFunc, NameFunction}} {
+	}{{reGoFunc, domain.NameFunction}, {rePyDef, domain.NameFunction}, {reJSFunc, domain.NameFunction}, {reRustFunc, domain.NameFunction}} {
 		if m := def.re.FindStringSubmatch(line); m != nil {
-			add(Name{Kind: def.kind, Name: m[1], Line: ln, Signature: m[2]})
+			add(domain.Name{Kind: def.kind, Name: m[1], Line: ln, Signature: m[2]})
 			return
 		}
 	}
 	if m := reClass.FindStringSubmatch(line); m != nil {
-		add(Name{Kind: NameClass, Name: m[1], Line: ln, Signature: m[2]})
+		add(domain.Name{Kind: domain.NameClass, Name: m[1], Line: ln, Signature: m[2]})
 		return
 	}
 	if m := reTSType.FindStringSubmatch(line); m != nil {
-		add(Name{Kind: NameType, Name: m[1], Line: ln, Signature: "= " + m[2]})
+		add(domain.Name{Kind: domain.NameType, Name: m[1], Line: ln, Signature: "= " + m[2]})
 		return
 	}
 	if m := reGoType.FindStringSubmatch(line); m != nil && lang != "python" && lang != "py" {
-		add(Name{Kind: NameType, Name: m[1], Line: ln, Signature: m[2]})
+		add(domain.Name{Kind: domain.NameType, Name: m[1], Line: ln, Signature: m[2]})
 		return
 	}
 	if m := reArrow.FindStringSubmatch(line); m != nil {
@@ -239,15 +241,15 @@ func codeNames(line string, ln int, lang string, add func(Name)) {
 		if i := strings.Index(sig, "=>"); i >= 0 {
 			sig = strings.TrimSpace(sig[:i])
 		}
-		add(Name{Kind: NameFunction, Name: m[1], Line: ln, Signature: sig})
+		add(domain.Name{Kind: domain.NameFunction, Name: m[1], Line: ln, Signature: sig})
 		return
 	}
 	if m := reJSConst.FindStringSubmatch(line); m != nil {
-		kind := NameVariable
+		kind := domain.NameVariable
 		if m[1] == "const" && (isUpperIdent(m[2]) || lang == "go") {
-			kind = NameConstant
+			kind = domain.NameConstant
 		}
-		add(Name{Kind: kind, Name: m[2], Line: ln, Signature: "= " + strings.TrimSuffix(m[3], ";")})
+		add(domain.Name{Kind: kind, Name: m[2], Line: ln, Signature: "= " + strings.TrimSuffix(m[3], ";")})
 		return
 	}
 	if m := reExportList.FindStringSubmatch(line); m != nil {
@@ -258,17 +260,17 @@ func codeNames(line string, ln int, lang string, add func(Name)) {
 			}
 			name := f[len(f)-1] // `a as b` exports b
 			if isIdent(name) {
-				add(Name{Kind: NameVariable, Name: name, Line: ln, Signature: "export"})
+				add(domain.Name{Kind: domain.NameVariable, Name: name, Line: ln, Signature: "export"})
 			}
 		}
 		return
 	}
 	if m := reModExports.FindStringSubmatch(line); m != nil {
-		add(Name{Kind: NameVariable, Name: m[1], Line: ln, Signature: "= " + m[2]})
+		add(domain.Name{Kind: domain.NameVariable, Name: m[1], Line: ln, Signature: "= " + m[2]})
 		return
 	}
 	if m := reUpperConst.FindStringSubmatch(line); m != nil && strings.Contains(line, "=") || m != nil && strings.HasPrefix(trimmed, "#define") {
-		add(Name{Kind: NameConstant, Name: m[1], Line: ln, Signature: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m[2]), "="))})
+		add(domain.Name{Kind: domain.NameConstant, Name: m[1], Line: ln, Signature: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m[2]), "="))})
 	}
 }
 
@@ -322,21 +324,21 @@ var fileExtensions = map[string]bool{
 	"tf": true, "dockerfile": true, "gradle": true, "properties": true, "ex": true, "exs": true, "lua": true,
 }
 
-func proseNames(line string, ln int, add func(Name)) {
+func proseNames(line string, ln int, add func(domain.Name)) {
 	for _, span := range inlineCodeSpans(line) {
 		code := strings.TrimSpace(span)
 		switch {
 		case reInlineFlag.MatchString(code):
-			add(Name{Kind: NameFlag, Name: strings.FieldsFunc(code, func(r rune) bool { return r == ' ' || r == '=' })[0], Line: ln})
+			add(domain.Name{Kind: domain.NameFlag, Name: strings.FieldsFunc(code, func(r rune) bool { return r == ' ' || r == '=' })[0], Line: ln})
 		case reInlineCall.MatchString(code):
 			m := reInlineCall.FindStringSubmatch(code)
-			add(Name{Kind: NameFunction, Name: m[1], Line: ln, Signature: strings.TrimPrefix(code, m[1])})
+			add(domain.Name{Kind: domain.NameFunction, Name: m[1], Line: ln, Signature: strings.TrimPrefix(code, m[1])})
 		case reInlineFolder.MatchString(code) && !strings.Contains(code, "://"):
-			add(Name{Kind: NameFile, Name: code, Line: ln})
+			add(domain.Name{Kind: domain.NameFile, Name: code, Line: ln})
 		case reInlineUpper.MatchString(code):
-			add(Name{Kind: NameConstant, Name: code, Line: ln})
+			add(domain.Name{Kind: domain.NameConstant, Name: code, Line: ln})
 		case reInlineSnake.MatchString(code), reInlineDotted.MatchString(code) && !isFileName(code):
-			add(Name{Kind: NameConfigKey, Name: code, Line: ln})
+			add(domain.Name{Kind: domain.NameConfigKey, Name: code, Line: ln})
 		}
 	}
 	if !mayHoldPath(line) {
@@ -349,7 +351,7 @@ func proseNames(line string, ln int, add func(Name)) {
 			continue
 		}
 		if strings.Contains(p, "/") || fileExtensions[ext] {
-			add(Name{Kind: NameFile, Name: p, Line: ln})
+			add(domain.Name{Kind: domain.NameFile, Name: p, Line: ln})
 		}
 	}
 }

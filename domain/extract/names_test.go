@@ -1,4 +1,4 @@
-package domain
+package extract
 
 import (
 	"fmt"
@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // fence returns the code block of a fenced block at lines start..end.
-func fence(info string, start, end int) CodeBlock {
-	return CodeBlock{Info: info, Fence: "```", Start: start, End: end, Closed: true}
+func fence(info string, start, end int) domain.CodeBlock {
+	return domain.CodeBlock{Info: info, Fence: "```", Start: start, End: end, Closed: true}
 }
 
 func TestExtractNamesHeadingsAndCode(t *testing.T) {
@@ -38,27 +40,27 @@ func TestExtractNamesHeadingsAndCode(t *testing.T) {
 		"// function commented(x) {",               // 21
 		"```",                                      // 22
 	}, "\n") + "\n"
-	s := Structure{Lines: 22, Sections: []Section{
+	s := domain.Structure{Lines: 22, Sections: []domain.Section{
 		{ID: "_intro", Heading: "Auth", Level: 1, Start: 1, End: 2, Parent: -1, Depth: 1},
 		{ID: "gateway-validation", Slug: "gateway-validation", Heading: "Gateway validation", Level: 2, Start: 3, End: 22, Parent: -1, Depth: 1},
-	}, CodeBlocks: []CodeBlock{fence("go", 4, 8), fence("python", 9, 14), fence("js", 15, 22)}}
-	got := ExtractNames([]byte(doc), s)
-	want := []Name{
-		{Kind: NameHeading, Name: "Auth", Line: 1, Signature: "§ _intro"},
-		{Kind: NameHeading, Name: "Gateway validation", Line: 3, Signature: "§ gateway-validation"},
-		{Kind: NameFunction, Name: "Validate", Line: 5, Signature: "(r *http.Request) (Claims, error)"},
-		{Kind: NameType, Name: "Claims", Line: 6, Signature: "struct"},
-		{Kind: NameConstant, Name: "MaxAge", Line: 7, Signature: "= 10"},
-		{Kind: NameFunction, Name: "require_session", Line: 10, Signature: "(request)"},
-		{Kind: NameClass, Name: "SessionStore", Line: 11, Signature: "(Base)"},
-		{Kind: NameConstant, Name: "SESSION_TTL_SECONDS", Line: 12, Signature: "3600"},
-		{Kind: NameRoute, Name: "POST /account/reset", Line: 13},
-		{Kind: NameRoute, Name: "GET /api/users", Line: 16, Signature: "listUsers"},
-		{Kind: NameFunction, Name: "fetchUser", Line: 17, Signature: "(id)"},
-		{Kind: NameFunction, Name: "render", Line: 18, Signature: "(props)"},
-		{Kind: NameVariable, Name: "a", Line: 19, Signature: "export"},
-		{Kind: NameVariable, Name: "c", Line: 19, Signature: "export"},
-		{Kind: NameConstant, Name: "API_BASE", Line: 20, Signature: "= '/v1'"},
+	}, CodeBlocks: []domain.CodeBlock{fence("go", 4, 8), fence("python", 9, 14), fence("js", 15, 22)}}
+	got := Names([]byte(doc), s)
+	want := []domain.Name{
+		{Kind: domain.NameHeading, Name: "Auth", Line: 1, Signature: "§ _intro"},
+		{Kind: domain.NameHeading, Name: "Gateway validation", Line: 3, Signature: "§ gateway-validation"},
+		{Kind: domain.NameFunction, Name: "Validate", Line: 5, Signature: "(r *http.Request) (Claims, error)"},
+		{Kind: domain.NameType, Name: "Claims", Line: 6, Signature: "struct"},
+		{Kind: domain.NameConstant, Name: "MaxAge", Line: 7, Signature: "= 10"},
+		{Kind: domain.NameFunction, Name: "require_session", Line: 10, Signature: "(request)"},
+		{Kind: domain.NameClass, Name: "SessionStore", Line: 11, Signature: "(Base)"},
+		{Kind: domain.NameConstant, Name: "SESSION_TTL_SECONDS", Line: 12, Signature: "3600"},
+		{Kind: domain.NameRoute, Name: "POST /account/reset", Line: 13},
+		{Kind: domain.NameRoute, Name: "GET /api/users", Line: 16, Signature: "listUsers"},
+		{Kind: domain.NameFunction, Name: "fetchUser", Line: 17, Signature: "(id)"},
+		{Kind: domain.NameFunction, Name: "render", Line: 18, Signature: "(props)"},
+		{Kind: domain.NameVariable, Name: "a", Line: 19, Signature: "export"},
+		{Kind: domain.NameVariable, Name: "c", Line: 19, Signature: "export"},
+		{Kind: domain.NameConstant, Name: "API_BASE", Line: 20, Signature: "= '/v1'"},
 	}
 	diffNames(t, got, want)
 }
@@ -87,39 +89,39 @@ func TestExtractNamesConfigFlagsAndProse(t *testing.T) {
 		"```", // 20
 		"Migrations live in `db/migrations/`; the hook is `hono/adapter`.", // 21
 	}, "\n")
-	s := Structure{Lines: 21, FrontmatterEnd: 3, CodeBlocks: []CodeBlock{fence("toml", 5, 9), fence("css", 10, 12), fence("sh", 13, 15), fence("sql", 18, 20)}}
-	got := ExtractNames([]byte(doc), s)
-	want := []Name{
-		{Kind: NameConfigKey, Name: "compatibility_flags", Line: 4},
-		{Kind: NameFlag, Name: "--radius-field", Line: 4},
-		{Kind: NameFile, Name: "wrangler.toml", Line: 4},
-		{Kind: NameConfigKey, Name: "site", Line: 6},
-		{Kind: NameConfigKey, Name: "compatibility_flags", Line: 7, Signature: `["nodejs_compat"]`},
-		{Kind: NameConfigKey, Name: "--radius-field", Line: 11, Signature: "0.25rem"},
-		{Kind: NameConfigKey, Name: "LIBRARY_ROOT", Line: 14, Signature: "=./docs librarian --max-tokens 100 serve"},
-		{Kind: NameFlag, Name: "--max-tokens", Line: 14},
-		{Kind: NameFile, Name: "src/web/auth_middleware.py", Line: 16},
-		{Kind: NameFile, Name: "package.json", Line: 16},
-		{Kind: NameFunction, Name: "resize_photo", Line: 17, Signature: "(img, 800)"},
-		{Kind: NameConstant, Name: "SESSION_TTL_SECONDS", Line: 17},
-		{Kind: NameConfigKey, Name: "auth.refresh.reuse", Line: 17},
-		{Kind: NameType, Name: "refresh_tokens", Line: 19, Signature: "("},
-		{Kind: NameFile, Name: "db/migrations/", Line: 21},
-		{Kind: NameFile, Name: "hono/adapter", Line: 21},
+	s := domain.Structure{Lines: 21, FrontmatterEnd: 3, CodeBlocks: []domain.CodeBlock{fence("toml", 5, 9), fence("css", 10, 12), fence("sh", 13, 15), fence("sql", 18, 20)}}
+	got := Names([]byte(doc), s)
+	want := []domain.Name{
+		{Kind: domain.NameConfigKey, Name: "compatibility_flags", Line: 4},
+		{Kind: domain.NameFlag, Name: "--radius-field", Line: 4},
+		{Kind: domain.NameFile, Name: "wrangler.toml", Line: 4},
+		{Kind: domain.NameConfigKey, Name: "site", Line: 6},
+		{Kind: domain.NameConfigKey, Name: "compatibility_flags", Line: 7, Signature: `["nodejs_compat"]`},
+		{Kind: domain.NameConfigKey, Name: "--radius-field", Line: 11, Signature: "0.25rem"},
+		{Kind: domain.NameConfigKey, Name: "LIBRARY_ROOT", Line: 14, Signature: "=./docs librarian --max-tokens 100 serve"},
+		{Kind: domain.NameFlag, Name: "--max-tokens", Line: 14},
+		{Kind: domain.NameFile, Name: "src/web/auth_middleware.py", Line: 16},
+		{Kind: domain.NameFile, Name: "package.json", Line: 16},
+		{Kind: domain.NameFunction, Name: "resize_photo", Line: 17, Signature: "(img, 800)"},
+		{Kind: domain.NameConstant, Name: "SESSION_TTL_SECONDS", Line: 17},
+		{Kind: domain.NameConfigKey, Name: "auth.refresh.reuse", Line: 17},
+		{Kind: domain.NameType, Name: "refresh_tokens", Line: 19, Signature: "("},
+		{Kind: domain.NameFile, Name: "db/migrations/", Line: 21},
+		{Kind: domain.NameFile, Name: "hono/adapter", Line: 21},
 	}
 	diffNames(t, got, want)
 }
 
 func TestExtractNamesUnclosedFenceAndEmpty(t *testing.T) {
-	if got := ExtractNames(nil, Structure{}); len(got) != 0 {
+	if got := Names(nil, domain.Structure{}); len(got) != 0 {
 		t.Errorf("empty doc: got %v", got)
 	}
 	doc := "```go\nfunc Open(path string) error\n"
-	got := ExtractNames([]byte(doc), Structure{Lines: 2, CodeBlocks: []CodeBlock{{Info: "go", Fence: "```", Start: 1, End: 2}}})
-	diffNames(t, got, []Name{{Kind: NameFunction, Name: "Open", Line: 2, Signature: "(path string) error"}})
+	got := Names([]byte(doc), domain.Structure{Lines: 2, CodeBlocks: []domain.CodeBlock{{Info: "go", Fence: "```", Start: 1, End: 2}}})
+	diffNames(t, got, []domain.Name{{Kind: domain.NameFunction, Name: "Open", Line: 2, Signature: "(path string) error"}})
 }
 
-func diffNames(t *testing.T, got, want []Name) {
+func diffNames(t *testing.T, got, want []domain.Name) {
 	t.Helper()
 	if reflect.DeepEqual(got, want) {
 		return
@@ -148,19 +150,19 @@ func diffNames(t *testing.T, got, want []Name) {
 // quadratic scan would take sixteen. Each size is timed three times and the
 // fastest kept, so a busy machine does not decide.
 func TestExtractNamesLinear(t *testing.T) {
-	doc := func(n int) ([]byte, Structure) {
+	doc := func(n int) ([]byte, domain.Structure) {
 		line := strings.Repeat("`a`` [x](y ![[z]] --f-g `", n/10)
 		code := "```js\n" + strings.Repeat("app.get('/a', function f(x) { const A_B = 1 })\n", n) + "```\n"
 		prose := strings.Repeat("See `db/x.md` and [y](../y.md) at src/a/b.go, [[w|v]].\n", n)
-		return []byte(line + "\n" + code + prose), Structure{Lines: 2*n + 3, CodeBlocks: []CodeBlock{fence("js", 2, n+2)}}
+		return []byte(line + "\n" + code + prose), domain.Structure{Lines: 2*n + 3, CodeBlocks: []domain.CodeBlock{fence("js", 2, n+2)}}
 	}
 	fastest := func(n int) time.Duration {
 		src, s := doc(n)
 		best := time.Duration(1 << 62)
 		for range 5 {
 			begin := time.Now()
-			ExtractNames(src, s)
-			ExtractLinks(src, s, "a/b.md")
+			Names(src, s)
+			Links(src, s, "a/b.md")
 			best = min(best, time.Since(begin))
 		}
 		return best
@@ -176,14 +178,14 @@ func FuzzExtractNames(f *testing.F) {
 	f.Add([]byte("```\n``\n`"), 1, 3)
 	f.Fuzz(func(t *testing.T, src []byte, start, end int) {
 		lines := len(splitLines(src))
-		s := Structure{Lines: lines, Sections: []Section{{ID: "_preamble", Start: 1, End: lines, Parent: -1, Depth: 1}},
-			CodeBlocks: []CodeBlock{{Info: "go", Start: start, End: end, Closed: true}}}
-		for _, n := range ExtractNames(src, s) {
+		s := domain.Structure{Lines: lines, Sections: []domain.Section{{ID: "_preamble", Start: 1, End: lines, Parent: -1, Depth: 1}},
+			CodeBlocks: []domain.CodeBlock{{Info: "go", Start: start, End: end, Closed: true}}}
+		for _, n := range Names(src, s) {
 			if n.Line < 1 || n.Line > lines || n.Name == "" {
 				t.Fatalf("bad name %+v in a %d-line doc", n, lines)
 			}
 		}
-		for _, l := range ExtractLinks(src, s, "dir/doc.md") {
+		for _, l := range Links(src, s, "dir/doc.md") {
 			if l.Target == "" || strings.HasPrefix(l.Target, "/") || strings.HasPrefix(l.Target, "../") || l.Line < 1 || l.Line > lines {
 				t.Fatalf("bad link %+v", l)
 			}
