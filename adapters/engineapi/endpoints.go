@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 )
 
 // The request bodies of seed 004's table. Pointers tell a missing field
@@ -18,8 +18,8 @@ type tagged struct {
 	Source  *string `json:"source"`
 }
 
-func (t tagged) tags() domain.EngineTags {
-	return domain.EngineTags{Session: str(t.Session), Project: str(t.Project), Caller: str(t.Caller)}
+func (t tagged) tags() knowledge.EngineTags {
+	return knowledge.EngineTags{Session: str(t.Session), Project: str(t.Project), Caller: str(t.Caller)}
 }
 
 func (h *Handler) locate(w http.ResponseWriter, r *http.Request) {
@@ -32,8 +32,8 @@ func (h *Handler) locate(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	loc, err := h.engine.Locate(r.Context(), domain.LocateQuery{Query: q.Get("q"), Limit: limit,
-		Tags: domain.EngineTags{Session: q.Get("session"), Caller: q.Get("caller")}})
+	loc, err := h.engine.Locate(r.Context(), knowledge.LocateQuery{Query: q.Get("q"), Limit: limit,
+		Tags: knowledge.EngineTags{Session: q.Get("session"), Caller: q.Get("caller")}})
 	if err != nil {
 		h.fail(w, r, err, false)
 		return
@@ -64,7 +64,7 @@ func (h *Handler) locate(w http.ResponseWriter, r *http.Request) {
 }
 
 // answer writes a brief or an answer, or the busy shape.
-func answer(w http.ResponseWriter, field string, a domain.EngineAnswer) {
+func answer(w http.ResponseWriter, field string, a knowledge.EngineAnswer) {
 	if a.Busy != nil {
 		reply := map[string]any{"busy": true}
 		if a.Busy.HasPosition {
@@ -91,7 +91,7 @@ func (h *Handler) brief(w http.ResponseWriter, r *http.Request) {
 	if !readBody(w, r, &body) || !required(w, field{"task", body.Task}) {
 		return
 	}
-	a, err := h.engine.Brief(r.Context(), domain.BriefQuery{Task: *body.Task, Tags: body.tags()})
+	a, err := h.engine.Brief(r.Context(), knowledge.BriefQuery{Task: *body.Task, Tags: body.tags()})
 	if err != nil {
 		h.fail(w, r, err, true)
 		return
@@ -111,15 +111,15 @@ func (h *Handler) ask(w http.ResponseWriter, r *http.Request) {
 	if !readBody(w, r, &body) || !required(w, field{"query", body.Query}) {
 		return
 	}
-	var history []domain.Turn
+	var history []knowledge.Turn
 	for i, t := range body.History {
 		if t.Role == nil || t.Content == nil {
 			badRequest(w, "body field 'history[%d]' needs both 'role' and 'content'", i)
 			return
 		}
-		history = append(history, domain.Turn{Role: *t.Role, Content: *t.Content})
+		history = append(history, knowledge.Turn{Role: *t.Role, Content: *t.Content})
 	}
-	a, err := h.engine.Ask(r.Context(), domain.AskQuery{Query: *body.Query, History: history, Tags: body.tags()})
+	a, err := h.engine.Ask(r.Context(), knowledge.AskQuery{Query: *body.Query, History: history, Tags: body.tags()})
 	if err != nil {
 		h.fail(w, r, err, true)
 		return
@@ -168,7 +168,7 @@ func (h *Handler) tell(w http.ResponseWriter, r *http.Request) {
 	if !readBody(w, r, &body) || !required(w, field{"subject", body.Subject}, field{"info", body.Info}) {
 		return
 	}
-	rc, err := h.engine.Tell(r.Context(), domain.Tell{Subject: *body.Subject, Info: *body.Info, Tags: body.tags()})
+	rc, err := h.engine.Tell(r.Context(), knowledge.Tell{Subject: *body.Subject, Info: *body.Info, Tags: body.tags()})
 	if err != nil {
 		h.fail(w, r, err, true)
 		return
@@ -185,7 +185,7 @@ func (h *Handler) gap(w http.ResponseWriter, r *http.Request) {
 	if !readBody(w, r, &body) || !required(w, field{"subject", body.Subject}, field{"missing", body.Missing}) {
 		return
 	}
-	rc, err := h.engine.Gap(r.Context(), domain.Gap{Subject: *body.Subject, Missing: *body.Missing, Tags: body.tags()})
+	rc, err := h.engine.Gap(r.Context(), knowledge.Gap{Subject: *body.Subject, Missing: *body.Missing, Tags: body.tags()})
 	if err != nil {
 		h.fail(w, r, err, true)
 		return
@@ -203,7 +203,7 @@ func (h *Handler) guide(w http.ResponseWriter, r *http.Request) {
 	if !readBody(w, r, &body) || !required(w, field{"session", body.Session}, field{"text", body.Text}) {
 		return
 	}
-	rc, err := h.engine.Guide(r.Context(), domain.Guidance{Text: *body.Text, Exclude: body.Exclude, Expect: str(body.Expect), Tags: body.tags()})
+	rc, err := h.engine.Guide(r.Context(), knowledge.Guidance{Text: *body.Text, Exclude: body.Exclude, Expect: str(body.Expect), Tags: body.tags()})
 	if err != nil {
 		h.fail(w, r, err, false)
 		return
@@ -229,7 +229,7 @@ func (h *Handler) guide(w http.ResponseWriter, r *http.Request) {
 
 // moment writes a time as epoch seconds (as the seed's engine does), or
 // the engine's own text; nil when there is none.
-func moment(m domain.Moment) any {
+func moment(m knowledge.Moment) any {
 	switch {
 	case !m.At.IsZero():
 		return m.At.Unix()

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/retrieval"
 )
 
@@ -118,8 +119,8 @@ func badRequest(w http.ResponseWriter, format string, args ...any) {
 // the caller's mistakes are 422, unknown entries 404, and an engine this
 // one fronts that is unreachable or slow 502 and 504.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, hasErrorField bool) {
-	var se *domain.EngineStatusError
-	var ee *domain.EngineError
+	var se *knowledge.EngineStatusError
+	var ee *knowledge.EngineError
 	status := http.StatusInternalServerError
 	switch {
 	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
@@ -135,9 +136,9 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, hasErr
 		return
 	case errors.As(err, &se):
 		status = http.StatusBadGateway
-	case errors.Is(err, domain.ErrEngineUnreachable), errors.Is(err, domain.ErrEngineReply):
+	case errors.Is(err, knowledge.ErrEngineUnreachable), errors.Is(err, knowledge.ErrEngineReply):
 		status = http.StatusBadGateway
-	case errors.Is(err, domain.ErrEngineSlow), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, knowledge.ErrEngineSlow), errors.Is(err, context.DeadlineExceeded):
 		status = http.StatusGatewayTimeout
 	case hasErrorField:
 		h.log.Warn("engine API: the engine failed", "endpoint", r.Method+" "+r.URL.Path, "error", err.Error())

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/adapters/httpretrieval"
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 )
 
@@ -35,11 +35,11 @@ func TestRedirectToAnotherOriginIsNotFollowed(t *testing.T) {
 			call         func(*httpretrieval.Engine) error
 		}{
 			{"GET", "/api/library/locate", func(e *httpretrieval.Engine) error {
-				_, err := e.Locate(ctx, domain.LocateQuery{Query: "auth", Tags: domain.EngineTags{Session: "secret-session"}})
+				_, err := e.Locate(ctx, knowledge.LocateQuery{Query: "auth", Tags: knowledge.EngineTags{Session: "secret-session"}})
 				return err
 			}},
 			{"POST", "/api/library/ask", func(e *httpretrieval.Engine) error {
-				_, err := e.Ask(ctx, domain.AskQuery{Query: "q", Tags: domain.EngineTags{Session: "secret-session"}})
+				_, err := e.Ask(ctx, knowledge.AskQuery{Query: "q", Tags: knowledge.EngineTags{Session: "secret-session"}})
 				return err
 			}},
 		} {
@@ -56,9 +56,9 @@ func TestRedirectToAnotherOriginIsNotFollowed(t *testing.T) {
 				if err == nil || !strings.HasPrefix(err.Error(), want) {
 					t.Errorf("error = %v\nwant it to start %q", err, want)
 				}
-				var se *domain.EngineStatusError
+				var se *knowledge.EngineStatusError
 				if !errors.As(err, &se) || se.Status != code {
-					t.Errorf("error %v is not a *domain.EngineStatusError with status %d", err, code)
+					t.Errorf("error %v is not a *knowledge.EngineStatusError with status %d", err, code)
 				}
 				if n := len(elsewhere.Requests()); n != 0 {
 					t.Errorf("the other origin got %d requests, want none: %+v", n, elsewhere.Requests())
@@ -133,7 +133,7 @@ func TestRedirectWithinTheOrigin(t *testing.T) {
 			t.Fatal(err)
 		}
 		got = nil
-		a, err := pe.Ask(ctx, domain.AskQuery{Query: "q", Tags: domain.EngineTags{Session: "s"}})
+		a, err := pe.Ask(ctx, knowledge.AskQuery{Query: "q", Tags: knowledge.EngineTags{Session: "s"}})
 		switch code {
 		case 307:
 			if err != nil || a.Text != "moved" || len(got) != 1 || !strings.HasPrefix(got[0], `POST {"query":"q"`) {
@@ -185,7 +185,7 @@ func TestOneDeadlinePerCall(t *testing.T) {
 	}{
 		{"GET", "/api/library/status", func(e *httpretrieval.Engine) error { _, err := e.Status(ctx); return err }},
 		{"POST", "/api/library/brief", func(e *httpretrieval.Engine) error {
-			_, err := e.Brief(ctx, domain.BriefQuery{Task: "t", Tags: domain.EngineTags{Session: "s"}})
+			_, err := e.Brief(ctx, knowledge.BriefQuery{Task: "t", Tags: knowledge.EngineTags{Session: "s"}})
 			return err
 		}},
 	} {
@@ -200,7 +200,7 @@ func TestOneDeadlinePerCall(t *testing.T) {
 			begin := time.Now()
 			err = tc.call(e)
 			elapsed := time.Since(begin)
-			if !errors.Is(err, domain.ErrEngineSlow) && !errors.Is(err, domain.ErrEngineUnreachable) {
+			if !errors.Is(err, knowledge.ErrEngineSlow) && !errors.Is(err, knowledge.ErrEngineUnreachable) {
 				t.Errorf("error = %v, want a slow or unreachable engine", err)
 			}
 			if elapsed > deadline+deadline*7/10 {
@@ -256,7 +256,7 @@ func TestRemoteTextIsQuotedShort(t *testing.T) {
 		retrievaltest.JSON(200, map[string]any{"stored": false, "reason": huge}),
 	} {
 		fake.Script("POST", "/api/library/guide", reply)
-		rec, err := e.Guide(ctx, domain.Guidance{Text: "x", Tags: domain.EngineTags{Session: "s"}})
+		rec, err := e.Guide(ctx, knowledge.Guidance{Text: "x", Tags: knowledge.EngineTags{Session: "s"}})
 		if err != nil {
 			t.Fatal(err)
 		}

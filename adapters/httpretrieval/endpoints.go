@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 )
 
 // The request bodies of the contract. Field order follows the seed's table;
@@ -64,7 +64,7 @@ type guideBody struct {
 }
 
 // Brief is POST /api/library/brief.
-func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineAnswer, error) {
+func (e *Engine) Brief(ctx context.Context, q knowledge.BriefQuery) (knowledge.EngineAnswer, error) {
 	c := call{policy: e.post, method: http.MethodPost, path: "/api/library/brief", body: briefBody{
 		Task: q.Task, Surface: Surface, Session: q.Tags.Session, Project: q.Tags.Project, Caller: q.Tags.Caller,
 	}}
@@ -72,7 +72,7 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 }
 
 // Ask is POST /api/library/ask, with the discussion's history when any.
-func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswer, error) {
+func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (knowledge.EngineAnswer, error) {
 	var history []turnBody
 	for _, t := range q.History {
 		history = append(history, turnBody{Role: t.Role, Content: t.Content})
@@ -84,27 +84,27 @@ func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswe
 }
 
 // answer reads a brief or ask reply: the text field, or busy, or error.
-func (e *Engine) answer(ctx context.Context, c call, textField string) (domain.EngineAnswer, error) {
+func (e *Engine) answer(ctx context.Context, c call, textField string) (knowledge.EngineAnswer, error) {
 	o, err := e.object(ctx, c)
 	if err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	if o.boolean("busy") {
-		b := &domain.Busy{}
+		b := &knowledge.Busy{}
 		if o.has("position") {
 			b.Position, b.HasPosition = o.integer("position"), true
 		}
 		if o.has("eta_s") {
 			b.ETA, b.HasETA = time.Duration(o.number("eta_s")*float64(time.Second)), true
 		}
-		return result(domain.EngineAnswer{Busy: b}, o)
+		return result(knowledge.EngineAnswer{Busy: b}, o)
 	}
-	a := domain.EngineAnswer{Text: o.requiredString(textField), Provider: o.str("provider")}
+	a := knowledge.EngineAnswer{Text: o.requiredString(textField), Provider: o.str("provider")}
 	return result(a, o)
 }
 
 // Locate is GET /api/library/locate; tags go in the query, without project.
-func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locations, error) {
+func (e *Engine) Locate(ctx context.Context, q knowledge.LocateQuery) (knowledge.Locations, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
@@ -115,16 +115,16 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 	}
 	o, err := e.object(ctx, call{policy: e.get, method: http.MethodGet, path: "/api/library/locate", query: query})
 	if err != nil {
-		return domain.Locations{}, err
+		return knowledge.Locations{}, err
 	}
 	o.require("hits")
-	loc := domain.Locations{Source: o.str("source"), ExcludedHits: o.integer("excluded_hits"), Footer: o.str("footer")}
+	loc := knowledge.Locations{Source: o.str("source"), ExcludedHits: o.integer("excluded_hits"), Footer: o.str("footer")}
 	for i, item := range o.list("hits") {
 		h := o.item("hits", i, item)
 		if h == nil {
 			break
 		}
-		hit := domain.Hit{
+		hit := knowledge.Hit{
 			Kind: h.str("kind"), Name: h.str("name"), File: h.str("file"), Line: h.integer("line"),
 			Signature: h.str("signature"), Stale: h.boolean("stale"),
 		}
@@ -137,34 +137,34 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 }
 
 // Depends is GET /api/library/depends?eid=ID; no tags.
-func (e *Engine) Depends(ctx context.Context, entryID string) (domain.Dependencies, error) {
+func (e *Engine) Depends(ctx context.Context, entryID string) (knowledge.Dependencies, error) {
 	o, err := e.object(ctx, call{policy: e.get, method: http.MethodGet, path: "/api/library/depends", query: url.Values{"eid": {entryID}}})
 	if err != nil {
-		return domain.Dependencies{}, err
+		return knowledge.Dependencies{}, err
 	}
 	if !o.has("dependents") && !o.has("depends_on") {
-		o.setErr(fmt.Errorf("%w: the reply to %s has neither 'dependents' nor 'depends_on'", domain.ErrEngineReply, o.endpoint))
+		o.setErr(fmt.Errorf("%w: the reply to %s has neither 'dependents' nor 'depends_on'", knowledge.ErrEngineReply, o.endpoint))
 	}
-	d := domain.Dependencies{Dependents: o.texts("dependents"), DependsOn: o.texts("depends_on")}
+	d := knowledge.Dependencies{Dependents: o.texts("dependents"), DependsOn: o.texts("depends_on")}
 	return result(d, o)
 }
 
 // Status is GET /api/library/status: any JSON, kept verbatim; the index's
 // build time is read from index.built_at (epoch seconds) when present.
-func (e *Engine) Status(ctx context.Context) (domain.EngineStatus, error) {
+func (e *Engine) Status(ctx context.Context) (knowledge.EngineStatus, error) {
 	c := call{policy: e.get, method: http.MethodGet, path: "/api/library/status"}
 	body, err := e.do(ctx, c)
 	if err != nil {
-		return domain.EngineStatus{}, err
+		return knowledge.EngineStatus{}, err
 	}
 	v, err := decode(c, body)
 	if err != nil {
-		return domain.EngineStatus{}, err
+		return knowledge.EngineStatus{}, err
 	}
 	if err := engineError(c, v); err != nil {
-		return domain.EngineStatus{}, err
+		return knowledge.EngineStatus{}, err
 	}
-	st := domain.EngineStatus{JSON: bytes.TrimSpace(body)}
+	st := knowledge.EngineStatus{JSON: bytes.TrimSpace(body)}
 	if root, ok := v.(map[string]any); ok {
 		if index, ok := root["index"].(map[string]any); ok {
 			if secs, ok := epochSeconds(index["built_at"]); ok {
@@ -176,32 +176,32 @@ func (e *Engine) Status(ctx context.Context) (domain.EngineStatus, error) {
 }
 
 // Tell is POST /api/library/tell.
-func (e *Engine) Tell(ctx context.Context, t domain.Tell) (domain.Receipt, error) {
+func (e *Engine) Tell(ctx context.Context, t knowledge.Tell) (knowledge.Receipt, error) {
 	return e.receipt(ctx, call{policy: e.post, method: http.MethodPost, path: "/api/library/tell", body: tellBody{
 		Subject: t.Subject, Info: t.Info, Source: Surface, Session: t.Tags.Session, Project: t.Tags.Project, Caller: t.Tags.Caller,
 	}})
 }
 
 // Gap is POST /api/library/gap.
-func (e *Engine) Gap(ctx context.Context, g domain.Gap) (domain.Receipt, error) {
+func (e *Engine) Gap(ctx context.Context, g knowledge.Gap) (knowledge.Receipt, error) {
 	return e.receipt(ctx, call{policy: e.post, method: http.MethodPost, path: "/api/library/gap", body: gapBody{
 		Subject: g.Subject, Missing: g.Missing, Source: Surface, Session: g.Tags.Session, Project: g.Tags.Project, Caller: g.Tags.Caller,
 	}})
 }
 
-func (e *Engine) receipt(ctx context.Context, c call) (domain.Receipt, error) {
+func (e *Engine) receipt(ctx context.Context, c call) (knowledge.Receipt, error) {
 	o, err := e.object(ctx, c)
 	if err != nil {
-		return domain.Receipt{}, err
+		return knowledge.Receipt{}, err
 	}
-	r := domain.Receipt{Stored: o.requiredText("stored")}
+	r := knowledge.Receipt{Stored: o.requiredText("stored")}
 	return result(r, o)
 }
 
 // Guide is POST /api/library/guide under the guidance policy (30 s, no retry).
 // A 4xx is a rejection: its reason (or detail) and body come back in the
 // receipt so they reach the agent verbatim.
-func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceReceipt, error) {
+func (e *Engine) Guide(ctx context.Context, g knowledge.Guidance) (knowledge.GuidanceReceipt, error) {
 	exclude := g.Exclude
 	if exclude == nil {
 		exclude = []string{}
@@ -211,10 +211,10 @@ func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceR
 	}}
 	r, err := e.exchange(ctx, c)
 	if err != nil {
-		return domain.GuidanceReceipt{}, err
+		return knowledge.GuidanceReceipt{}, err
 	}
 	if r.status >= 400 && r.status <= 499 {
-		rec := domain.GuidanceReceipt{Status: r.status, Body: keptBody(r.body)}
+		rec := knowledge.GuidanceReceipt{Status: r.status, Body: keptBody(r.body)}
 		if v, err := decode(c, r.body); err == nil {
 			if m, ok := v.(map[string]any); ok {
 				rec.Reason = reason(m)
@@ -223,13 +223,13 @@ func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceR
 		return rec, nil
 	}
 	if r.status < 200 || r.status > 299 {
-		return domain.GuidanceReceipt{}, statusError(c, r)
+		return knowledge.GuidanceReceipt{}, statusError(c, r)
 	}
 	o, err := parseObject(c, r.body)
 	if err != nil {
-		return domain.GuidanceReceipt{}, err
+		return knowledge.GuidanceReceipt{}, err
 	}
-	rec := domain.GuidanceReceipt{
+	rec := knowledge.GuidanceReceipt{
 		Stored:    o.boolean("stored"),
 		Version:   o.text("version"),
 		ExpiresAt: o.moment("expires_at"),
@@ -283,7 +283,7 @@ func (e *Engine) ClearGuide(ctx context.Context, session string) (bool, error) {
 // Interactions is GET /api/library/interactions?session=S&limit=N. The
 // reply may be a list of rows or an object holding them under rows,
 // interactions or items.
-func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([]domain.Interaction, error) {
+func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([]knowledge.Interaction, error) {
 	c := call{policy: e.get, method: http.MethodGet, path: "/api/library/interactions",
 		query: url.Values{"session": {session}, "limit": {strconv.Itoa(limit)}}}
 	body, err := e.do(ctx, c)
@@ -321,13 +321,13 @@ func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([
 		return nil, shapeError(c, fmt.Sprintf("is %s, not a list of rows or an object holding one", describe(v)))
 	}
 	o := newObject(c.endpoint(), nil)
-	var out []domain.Interaction
+	var out []knowledge.Interaction
 	for i, raw := range rows {
 		row := o.item(field, i, raw)
 		if row == nil {
 			break
 		}
-		out = append(out, domain.Interaction{
+		out = append(out, knowledge.Interaction{
 			At:              row.moment("t"),
 			Caller:          row.str("caller"),
 			Kind:            row.str("kind"),

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 )
 
 // attempts sends one call under its policy: connection failures are retried
@@ -193,22 +194,22 @@ func (e *Engine) failure(ctx context.Context, c call, err error) error {
 	}
 	switch {
 	case errors.Is(err, errReplyTooLarge):
-		return fmt.Errorf("%w: the reply to %s from %s is larger than %d bytes", domain.ErrEngineReply, c.endpoint(), e.base, e.maxReply)
+		return fmt.Errorf("%w: the reply to %s from %s is larger than %d bytes", knowledge.ErrEngineReply, c.endpoint(), e.base, e.maxReply)
 	case isConnectionFailure(err):
 		short := ""
 		if cutShort {
 			short = fmt.Sprintf("; no time was left for another attempt within the call's %s deadline", c.policy.deadline)
 		}
 		return fmt.Errorf("%w at %s: %s failed %s (%s)%s; is the engine running there? LIBRARIAN_URL sets its address",
-			domain.ErrEngineUnreachable, e.base, c.endpoint(), times(attempts), cause(err), short)
+			knowledge.ErrEngineUnreachable, e.base, c.endpoint(), times(attempts), cause(err), short)
 	case isTimeout(err) && attempts > 1:
 		return fmt.Errorf("%w: the engine at %s gave no answer to %s within the call's %s deadline (%d attempts; try again later)",
-			domain.ErrEngineSlow, e.base, c.endpoint(), c.policy.deadline, attempts)
+			knowledge.ErrEngineSlow, e.base, c.endpoint(), c.policy.deadline, attempts)
 	case isTimeout(err):
 		return fmt.Errorf("%w: the engine at %s gave no answer to %s within %s (not retried; try again later)",
-			domain.ErrEngineSlow, e.base, c.endpoint(), c.policy.deadline)
+			knowledge.ErrEngineSlow, e.base, c.endpoint(), c.policy.deadline)
 	default:
-		return fmt.Errorf("%w at %s: %s failed (%s)", domain.ErrEngineUnreachable, e.base, c.endpoint(), cause(err))
+		return fmt.Errorf("%w at %s: %s failed (%s)", knowledge.ErrEngineUnreachable, e.base, c.endpoint(), cause(err))
 	}
 }
 
@@ -242,7 +243,7 @@ func cause(err error) string {
 }
 
 // do is exchange plus the status rule: any non-2xx status is an
-// *domain.EngineStatusError.
+// *knowledge.EngineStatusError.
 func (e *Engine) do(ctx context.Context, c call) ([]byte, error) {
 	r, err := e.exchange(ctx, c)
 	if err != nil {
@@ -259,7 +260,7 @@ func statusError(c call, r reply) error {
 	if len(body) > keptErrorBody {
 		body = body[:keptErrorBody]
 	}
-	se := &domain.EngineStatusError{Endpoint: c.endpoint(), Status: r.status, Body: body}
+	se := &knowledge.EngineStatusError{Endpoint: c.endpoint(), Status: r.status, Body: body}
 	if isRedirect(r.status) {
 		return &redirectError{EngineStatusError: se, location: r.location}
 	}

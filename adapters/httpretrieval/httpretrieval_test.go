@@ -13,6 +13,7 @@ import (
 
 	"github.com/librarian/librarian/adapters/httpretrieval"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/retrieval"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 )
@@ -111,7 +112,7 @@ func TestRefusedAttemptsAndMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Ask(context.Background(), domain.AskQuery{Query: "q", Tags: domain.EngineTags{Session: "s"}})
+	_, err = e.Ask(context.Background(), knowledge.AskQuery{Query: "q", Tags: knowledge.EngineTags{Session: "s"}})
 	want := "engine unreachable at " + u + ": POST /api/library/ask failed 4 times (connection refused)"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error = %v, want it to start %q", err, want)
@@ -133,7 +134,7 @@ func TestNoWaitsNoRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = e.Status(context.Background())
-	if !errors.Is(err, domain.ErrEngineUnreachable) || !strings.Contains(err.Error(), "failed once") {
+	if !errors.Is(err, knowledge.ErrEngineUnreachable) || !strings.Contains(err.Error(), "failed once") {
 		t.Errorf("error = %v, want unreachable after one attempt", err)
 	}
 	if n := len(fake.Requests()); n != 1 {

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 )
 
 // maxRedirects bounds the redirects followed within the engine's origin.
@@ -44,10 +44,10 @@ func port(u *url.URL) string {
 func isRedirect(status int) bool { return status >= 300 && status <= 399 }
 
 // redirectError is a redirect the client did not follow: "engine answered
-// 307 (redirect to …), not followed". It is a *domain.EngineStatusError
+// 307 (redirect to …), not followed". It is a *knowledge.EngineStatusError
 // (errors.As finds it), so it maps like any other status.
 type redirectError struct {
-	*domain.EngineStatusError
+	*knowledge.EngineStatusError
 	location string // as the engine sent it, "" when it sent none
 }
 

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/domain/wording"
 )
 
@@ -52,16 +52,16 @@ func parseObject(c call, body []byte) (*object, error) {
 // decode parses a reply body as JSON, numbers kept exact.
 func decode(c call, body []byte) (any, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, fmt.Errorf("%w: the reply to %s is empty, not JSON", domain.ErrEngineReply, c.endpoint())
+		return nil, fmt.Errorf("%w: the reply to %s is empty, not JSON", knowledge.ErrEngineReply, c.endpoint())
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("%w: the reply to %s is not valid JSON (%v): %s", domain.ErrEngineReply, c.endpoint(), err, wording.OneLine(string(body), 120))
+		return nil, fmt.Errorf("%w: the reply to %s is not valid JSON (%v): %s", knowledge.ErrEngineReply, c.endpoint(), err, wording.OneLine(string(body), 120))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: the reply to %s has data after its JSON value: %s", domain.ErrEngineReply, c.endpoint(), wording.OneLine(string(body), 120))
+		return nil, fmt.Errorf("%w: the reply to %s has data after its JSON value: %s", knowledge.ErrEngineReply, c.endpoint(), wording.OneLine(string(body), 120))
 	}
 	return v, nil
 }
@@ -80,19 +80,19 @@ func engineError(c call, v any) error {
 		if msg == "" {
 			return nil
 		}
-		return &domain.EngineError{Endpoint: c.endpoint(), Message: excerpt(msg, quotedRunes)}
+		return &knowledge.EngineError{Endpoint: c.endpoint(), Message: excerpt(msg, quotedRunes)}
 	case bool:
 		if !msg {
 			return nil
 		}
-		return &domain.EngineError{Endpoint: c.endpoint(), Message: "true (no message)"}
+		return &knowledge.EngineError{Endpoint: c.endpoint(), Message: "true (no message)"}
 	default:
-		return &domain.EngineError{Endpoint: c.endpoint(), Message: excerpt(compact(msg), quotedRunes)}
+		return &knowledge.EngineError{Endpoint: c.endpoint(), Message: excerpt(compact(msg), quotedRunes)}
 	}
 }
 
 func shapeError(c call, what string) error {
-	return fmt.Errorf("%w: the reply to %s %s", domain.ErrEngineReply, c.endpoint(), what)
+	return fmt.Errorf("%w: the reply to %s %s", knowledge.ErrEngineReply, c.endpoint(), what)
 }
 
 // object reads fields of one JSON object of a reply. Null counts as absent.
@@ -119,7 +119,7 @@ func (o *object) setErr(err error) {
 }
 
 func (o *object) fail(name, want string, got any) {
-	o.setErr(fmt.Errorf("%w: in the reply to %s, '%s' must be %s, got %s", domain.ErrEngineReply, o.endpoint, o.field(name), want, describe(got)))
+	o.setErr(fmt.Errorf("%w: in the reply to %s, '%s' must be %s, got %s", knowledge.ErrEngineReply, o.endpoint, o.field(name), want, describe(got)))
 }
 
 func (o *object) field(name string) string {
@@ -146,14 +146,14 @@ func (o *object) str(name string) string {
 // require notes a field the reply must carry (null counts as missing).
 func (o *object) require(name string) {
 	if !o.has(name) {
-		o.setErr(fmt.Errorf("%w: the reply to %s has no '%s'", domain.ErrEngineReply, o.endpoint, o.field(name)))
+		o.setErr(fmt.Errorf("%w: the reply to %s has no '%s'", knowledge.ErrEngineReply, o.endpoint, o.field(name)))
 	}
 }
 
 // requiredString is a string field the reply must carry.
 func (o *object) requiredString(name string) string {
 	if !o.has(name) {
-		o.setErr(fmt.Errorf("%w: the reply to %s has no '%s' (nor busy or error)", domain.ErrEngineReply, o.endpoint, o.field(name)))
+		o.setErr(fmt.Errorf("%w: the reply to %s has no '%s' (nor busy or error)", knowledge.ErrEngineReply, o.endpoint, o.field(name)))
 		return ""
 	}
 	return o.str(name)
@@ -176,7 +176,7 @@ func (o *object) text(name string) string {
 
 func (o *object) requiredText(name string) string {
 	if !o.has(name) {
-		o.setErr(fmt.Errorf("%w: the reply to %s has no '%s' (nor error)", domain.ErrEngineReply, o.endpoint, o.field(name)))
+		o.setErr(fmt.Errorf("%w: the reply to %s has no '%s' (nor error)", knowledge.ErrEngineReply, o.endpoint, o.field(name)))
 		return ""
 	}
 	return o.text(name)
@@ -270,23 +270,23 @@ func (o *object) texts(name string) []string {
 
 // moment reads a time written as epoch seconds or as text (RFC 3339 is
 // parsed; any other text is kept as it is).
-func (o *object) moment(name string) domain.Moment {
+func (o *object) moment(name string) knowledge.Moment {
 	v := o.m[name]
 	switch v := v.(type) {
 	case nil:
-		return domain.Moment{}
+		return knowledge.Moment{}
 	case string:
 		if t, err := time.Parse(time.RFC3339, v); err == nil {
-			return domain.Moment{At: t.UTC()}
+			return knowledge.Moment{At: t.UTC()}
 		}
-		return domain.Moment{Text: v}
+		return knowledge.Moment{Text: v}
 	case json.Number:
 		if t, ok := epochSeconds(v); ok {
-			return domain.Moment{At: t}
+			return knowledge.Moment{At: t}
 		}
 	}
 	o.fail(name, "epoch seconds or a time string", v)
-	return domain.Moment{}
+	return knowledge.Moment{}
 }
 
 // item returns the i-th element of list field as an object to read, or nil
@@ -301,7 +301,7 @@ func (o *object) item(field string, i int, v any) *object {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		o.setErr(fmt.Errorf("%w: in the reply to %s, '%s' must be an object, got %s", domain.ErrEngineReply, o.endpoint, path, describe(v)))
+		o.setErr(fmt.Errorf("%w: in the reply to %s, '%s' must be an object, got %s", knowledge.ErrEngineReply, o.endpoint, path, describe(v)))
 		return nil
 	}
 	return &object{endpoint: o.endpoint, path: path, m: m, problem: o.problem}

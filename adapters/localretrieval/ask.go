@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/domain/wording"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
@@ -41,22 +42,22 @@ const (
 // history (librarian_discuss), the last questions asked carry the topic of
 // a follow-up (a message of fewer than followUpTerms content words, or one
 // that finds nothing alone): the search reads it together with them.
-func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswer, error) {
+func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (knowledge.EngineAnswer, error) {
 	query := strings.TrimSpace(q.Query)
 	if err := checkText("query", q.Query, MaxQueryBytes, "ask a question"); err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	for i, t := range q.History {
 		if t.Role != "user" && t.Role != "assistant" {
-			return domain.EngineAnswer{}, invalid("history[%d].role is %q: it is \"user\" or \"assistant\"", i, t.Role)
+			return knowledge.EngineAnswer{}, invalid("history[%d].role is %q: it is \"user\" or \"assistant\"", i, t.Role)
 		}
 	}
 	if err := e.prepare(ctx); err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	g, excludes, err := e.guidanceFor(ctx, q.Tags.Session)
 	if err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	kind, text, topic := "ask", query, ""
 	if len(q.History) > 0 {
@@ -70,19 +71,19 @@ func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswe
 	}
 	ps, excluded, err := e.passages(ctx, text, askPassages, excludes)
 	if err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	if len(ps) == 0 && topic == "" && len(q.History) > 0 {
 		if earlier := topicOf(q.History); earlier != "" { // nothing alone: try with the thread's topic
 			topic, text = earlier, query+" "+earlier
 			if ps, excluded, err = e.passages(ctx, text, askPassages, excludes); err != nil {
-				return domain.EngineAnswer{}, err
+				return knowledge.EngineAnswer{}, err
 			}
 		}
 	}
 	told, err := e.toldFor(ctx, text, 3)
 	if err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	var b strings.Builder
 	if topic != "" {
@@ -97,12 +98,12 @@ func (e *Engine) Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswe
 		served = append(served, fmt.Sprintf("tell #%d", k.ID))
 	}
 	e.log(ctx, kind, query, q.Tags, served, g, excluded, Provider)
-	return domain.EngineAnswer{Text: strings.TrimRight(b.String(), "\n"), Provider: Provider}, nil
+	return knowledge.EngineAnswer{Text: strings.TrimRight(b.String(), "\n"), Provider: Provider}, nil
 }
 
 // topicOf is what the discussion was about: the last two questions the
 // user asked, newest first.
-func topicOf(history []domain.Turn) string {
+func topicOf(history []knowledge.Turn) string {
 	var parts []string
 	for i := len(history) - 1; i >= 0 && len(parts) < 2; i-- {
 		if history[i].Role == "user" && strings.TrimSpace(history[i].Content) != "" {
@@ -114,7 +115,7 @@ func topicOf(history []domain.Turn) string {
 
 // passages returns up to n sections answering text, best first, leaving
 // out the excluded ones (counted) and any much weaker than the best.
-func (e *Engine) passages(ctx context.Context, text string, n int, excludes domain.Excludes) ([]passage, int, error) {
+func (e *Engine) passages(ctx context.Context, text string, n int, excludes knowledge.Excludes) ([]passage, int, error) {
 	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text, Limit: 4 * n})
 	if err != nil {
 		return nil, 0, fmt.Errorf("index ranked search: %w", err)
@@ -223,14 +224,14 @@ func sectionTokens(content []byte, start, end int) int {
 }
 
 // toldFor returns up to n told records matching text, best first.
-func (e *Engine) toldFor(ctx context.Context, text string, n int) ([]domain.Knowledge, error) {
-	all, err := e.journal.Knowledge(ctx, domain.KnowledgeTold, 2000)
+func (e *Engine) toldFor(ctx context.Context, text string, n int) ([]knowledge.Knowledge, error) {
+	all, err := e.journal.Knowledge(ctx, knowledge.KnowledgeTold, 2000)
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
 	terms := queryTerms(text, 32)
 	type scored struct {
-		k     domain.Knowledge
+		k     knowledge.Knowledge
 		score float64
 	}
 	var hits []scored
@@ -246,7 +247,7 @@ func (e *Engine) toldFor(ctx context.Context, text string, n int) ([]domain.Know
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
-	var out []domain.Knowledge
+	var out []knowledge.Knowledge
 	for i := 0; i < len(hits) && i < n; i++ {
 		out = append(out, hits[i].k)
 	}
@@ -265,7 +266,7 @@ func jsonString(s string) string {
 
 const timeLayout = "2006-01-02 15:04:05 UTC"
 
-func renderPassages(b *strings.Builder, query string, ps []passage, told []domain.Knowledge, excluded int) {
+func renderPassages(b *strings.Builder, query string, ps []passage, told []knowledge.Knowledge, excluded int) {
 	if len(ps) == 0 {
 		fmt.Fprintf(b, "The library has no section that answers %q.\n", wording.OneLine(query, 200))
 		if len(told) == 0 {
@@ -304,7 +305,7 @@ func renderPassages(b *strings.Builder, query string, ps []passage, told []domai
 	}
 }
 
-func writeTold(b *strings.Builder, k domain.Knowledge) {
+func writeTold(b *strings.Builder, k knowledge.Knowledge) {
 	who := k.Tags.Caller
 	if who == "" {
 		who = "session " + k.Tags.Session

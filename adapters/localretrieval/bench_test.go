@@ -14,6 +14,7 @@ import (
 	"github.com/librarian/librarian/adapters/memjournal"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -69,12 +70,12 @@ func benchEngine(b *testing.B) *localretrieval.Engine {
 		b.Fatal(benchErr)
 	}
 	// Warm: the catalog read and the first queries of the index's pages.
-	benchEng.Locate(ctx, domain.LocateQuery{Query: "warm up", Limit: 10, Tags: benchTags})
-	benchEng.Ask(ctx, domain.AskQuery{Query: "warm up", Tags: benchTags})
+	benchEng.Locate(ctx, knowledge.LocateQuery{Query: "warm up", Limit: 10, Tags: benchTags})
+	benchEng.Ask(ctx, knowledge.AskQuery{Query: "warm up", Tags: benchTags})
 	return benchEng
 }
 
-var benchTags = domain.EngineTags{Session: "bench"}
+var benchTags = knowledge.EngineTags{Session: "bench"}
 
 // cpuTime is the process's user and system CPU time so far: on a machine
 // shared with other work the wall time per op says more about the load
@@ -99,7 +100,7 @@ func loop(b *testing.B, op func() error) {
 func BenchmarkLocateName(b *testing.B) {
 	e := benchEngine(b)
 	loop(b, func() error {
-		_, err := e.Locate(ctx, domain.LocateQuery{Query: "cropSystem", Limit: 10, Tags: benchTags})
+		_, err := e.Locate(ctx, knowledge.LocateQuery{Query: "cropSystem", Limit: 10, Tags: benchTags})
 		return err
 	})
 }
@@ -107,7 +108,7 @@ func BenchmarkLocateName(b *testing.B) {
 func BenchmarkLocateWords(b *testing.B) {
 	e := benchEngine(b)
 	loop(b, func() error {
-		_, err := e.Locate(ctx, domain.LocateQuery{Query: "queue deploy memory order", Limit: 10, Tags: benchTags})
+		_, err := e.Locate(ctx, knowledge.LocateQuery{Query: "queue deploy memory order", Limit: 10, Tags: benchTags})
 		return err
 	})
 }
@@ -115,7 +116,7 @@ func BenchmarkLocateWords(b *testing.B) {
 func BenchmarkAsk(b *testing.B) {
 	e := benchEngine(b)
 	loop(b, func() error {
-		_, err := e.Ask(ctx, domain.AskQuery{Query: "how does the turbine voltage calibration work?", Tags: benchTags})
+		_, err := e.Ask(ctx, knowledge.AskQuery{Query: "how does the turbine voltage calibration work?", Tags: benchTags})
 		return err
 	})
 }
@@ -123,7 +124,7 @@ func BenchmarkAsk(b *testing.B) {
 func BenchmarkBrief(b *testing.B) {
 	e := benchEngine(b)
 	loop(b, func() error {
-		_, err := e.Brief(ctx, domain.BriefQuery{Task: "add lanthanide crystal calibration to the ocean forecast pipeline", Tags: benchTags})
+		_, err := e.Brief(ctx, knowledge.BriefQuery{Task: "add lanthanide crystal calibration to the ocean forecast pipeline", Tags: benchTags})
 		return err
 	})
 }
@@ -136,7 +137,7 @@ func BenchmarkBrief(b *testing.B) {
 func BenchmarkLocateSelective(b *testing.B) {
 	e := benchEngine(b)
 	loop(b, func() error {
-		_, err := e.Locate(ctx, domain.LocateQuery{Query: "quillwort lanthanide", Limit: 10, Tags: benchTags})
+		_, err := e.Locate(ctx, knowledge.LocateQuery{Query: "quillwort lanthanide", Limit: 10, Tags: benchTags})
 		return err
 	})
 }
@@ -144,7 +145,7 @@ func BenchmarkLocateSelective(b *testing.B) {
 func BenchmarkAskSelective(b *testing.B) {
 	e := benchEngine(b)
 	loop(b, func() error {
-		_, err := e.Ask(ctx, domain.AskQuery{Query: "where is quillwort mentioned with lanthanide?", Tags: benchTags})
+		_, err := e.Ask(ctx, knowledge.AskQuery{Query: "where is quillwort mentioned with lanthanide?", Tags: benchTags})
 		return err
 	})
 }
@@ -152,7 +153,7 @@ func BenchmarkAskSelective(b *testing.B) {
 func BenchmarkBriefSelective(b *testing.B) {
 	e := benchEngine(b)
 	loop(b, func() error {
-		_, err := e.Brief(ctx, domain.BriefQuery{Task: "document the quillwort lanthanide experiment", Tags: benchTags})
+		_, err := e.Brief(ctx, knowledge.BriefQuery{Task: "document the quillwort lanthanide experiment", Tags: benchTags})
 		return err
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/domain/wording"
 )
 
@@ -24,21 +25,21 @@ const (
 // (docs and their best sections, by relevance, with sizes), what to read
 // first as one get_documents call, what agents told about it, and the
 // task's words the library has nothing on; at most BriefTokens tokens.
-func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineAnswer, error) {
+func (e *Engine) Brief(ctx context.Context, q knowledge.BriefQuery) (knowledge.EngineAnswer, error) {
 	task := strings.TrimSpace(q.Task)
 	if err := checkText("task", q.Task, MaxQueryBytes, "say what you are about to do"); err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	if err := e.prepare(ctx); err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	g, excludes, err := e.guidanceFor(ctx, q.Tags.Session)
 	if err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: task, Limit: briefSections})
 	if err != nil {
-		return domain.EngineAnswer{}, fmt.Errorf("index ranked search: %w", err)
+		return knowledge.EngineAnswer{}, fmt.Errorf("index ranked search: %w", err)
 	}
 	type docHits struct {
 		doc   domain.Document
@@ -88,11 +89,11 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 	}
 	missing, err := e.missingTerms(ctx, task, known.String())
 	if err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 	told, err := e.toldFor(ctx, task, 3)
 	if err != nil {
-		return domain.EngineAnswer{}, err
+		return knowledge.EngineAnswer{}, err
 	}
 
 	var b strings.Builder
@@ -169,7 +170,7 @@ func (e *Engine) Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineA
 		fmt.Fprintf(&b, "\n(%d sections excluded by this session's guidance)\n", excluded)
 	}
 	e.log(ctx, "brief", task, q.Tags, served, g, excluded, Provider)
-	return domain.EngineAnswer{Text: strings.TrimRight(b.String(), "\n"), Provider: Provider}, nil
+	return knowledge.EngineAnswer{Text: strings.TrimRight(b.String(), "\n"), Provider: Provider}, nil
 }
 
 // missingTerms are the task's words that no section of the library

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/domain/wording"
 	"github.com/librarian/librarian/ports/docindex"
 	"github.com/librarian/librarian/ports/journal"
@@ -242,26 +243,26 @@ func (e *Engine) docID(ctx context.Context, path string) string {
 
 // guidanceFor returns the session's guidance in force and its compiled
 // exclude patterns (both zero when none): what ask, brief and locate filter by.
-func (e *Engine) guidanceFor(ctx context.Context, session string) (domain.SessionGuidance, domain.Excludes, error) {
+func (e *Engine) guidanceFor(ctx context.Context, session string) (knowledge.SessionGuidance, knowledge.Excludes, error) {
 	if session == "" {
-		return domain.SessionGuidance{}, domain.Excludes{}, nil
+		return knowledge.SessionGuidance{}, knowledge.Excludes{}, nil
 	}
 	g, ok, err := e.journal.CurrentGuidance(ctx, session, e.now())
 	if err != nil || !ok {
-		return domain.SessionGuidance{}, domain.Excludes{}, err
+		return knowledge.SessionGuidance{}, knowledge.Excludes{}, err
 	}
 	// Stored guidance was checked when it was set, so its patterns parse.
-	excludes, _ := domain.ParseExcludes(g.Exclude)
+	excludes, _ := knowledge.ParseExcludes(g.Exclude)
 	return g, excludes, nil
 }
 
 // log records one interaction; a failure to log never fails the answer it
 // logs (the answer was given), so it is dropped.
-func (e *Engine) log(ctx context.Context, kind, query string, tags domain.EngineTags, served []string, g domain.SessionGuidance, excluded int, provider string) {
+func (e *Engine) log(ctx context.Context, kind, query string, tags knowledge.EngineTags, served []string, g knowledge.SessionGuidance, excluded int, provider string) {
 	if tags.Session == "" {
 		return
 	}
-	_ = e.journal.Record(context.WithoutCancel(ctx), domain.LoggedInteraction{
+	_ = e.journal.Record(context.WithoutCancel(ctx), knowledge.LoggedInteraction{
 		At: e.now().UTC(), Session: tags.Session, Caller: tags.Caller, Kind: kind, Query: wording.OneLine(query, 500),
 		Served: served, GuidanceVersion: g.Version, ExcludedHits: excluded, Provider: provider,
 	})

@@ -9,34 +9,35 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/domain/wording"
 )
 
 // Depends implements retrieval.Finder: an entry is a doc (by id or path);
 // depends_on are the docs it links to, dependents the docs linking to it,
 // by doc id, in the index's order.
-func (e *Engine) Depends(ctx context.Context, entryID string) (domain.Dependencies, error) {
+func (e *Engine) Depends(ctx context.Context, entryID string) (knowledge.Dependencies, error) {
 	if err := checkText("eid", entryID, MaxQueryBytes, "give a doc id, as librarian_locate shows for [entry] hits"); err != nil {
-		return domain.Dependencies{}, err
+		return knowledge.Dependencies{}, err
 	}
 	if err := e.prepare(ctx); err != nil {
-		return domain.Dependencies{}, err
+		return knowledge.Dependencies{}, err
 	}
 	d, ok, err := e.findDoc(ctx, entryID)
 	if err != nil {
-		return domain.Dependencies{}, err
+		return knowledge.Dependencies{}, err
 	}
 	if !ok {
-		return domain.Dependencies{}, fmt.Errorf("%w: no entry '%s' in the library: an entry is a doc id or path (librarian_locate shows them as [entry] hits)",
+		return knowledge.Dependencies{}, fmt.Errorf("%w: no entry '%s' in the library: an entry is a doc id or path (librarian_locate shows them as [entry] hits)",
 			domain.ErrNotFound, wording.OneLine(entryID, 200))
 	}
-	deps := domain.Dependencies{DependsOn: []string{}, Dependents: []string{}}
+	deps := knowledge.Dependencies{DependsOn: []string{}, Dependents: []string{}}
 	if deps.DependsOn, err = e.linkIDs(ctx, d.Path); err != nil {
-		return domain.Dependencies{}, err
+		return knowledge.Dependencies{}, err
 	}
 	from, err := e.ix.LinksTo(ctx, d.Path)
 	if err != nil {
-		return domain.Dependencies{}, fmt.Errorf("index links: %w", err)
+		return knowledge.Dependencies{}, fmt.Errorf("index links: %w", err)
 	}
 	for _, p := range from {
 		deps.Dependents = append(deps.Dependents, e.docID(ctx, p))
@@ -49,13 +50,13 @@ func (e *Engine) Depends(ctx context.Context, entryID string) (domain.Dependenci
 
 // Status implements retrieval.Finder: the index's size and age, the files
 // changed since it was built, and the gaps and told knowledge recorded.
-func (e *Engine) Status(ctx context.Context) (domain.EngineStatus, error) {
+func (e *Engine) Status(ctx context.Context) (knowledge.EngineStatus, error) {
 	if err := e.prepare(ctx); err != nil {
-		return domain.EngineStatus{}, err
+		return knowledge.EngineStatus{}, err
 	}
 	st, err := e.ix.Status(ctx)
 	if err != nil {
-		return domain.EngineStatus{}, fmt.Errorf("index status: %w", err)
+		return knowledge.EngineStatus{}, fmt.Errorf("index status: %w", err)
 	}
 	index := map[string]any{"docs": st.Docs, "sections": st.Sections, "bytes": st.Bytes, "where": st.Where}
 	if st.BuiltAt > 0 {
@@ -67,13 +68,13 @@ func (e *Engine) Status(ctx context.Context) (domain.EngineStatus, error) {
 	} else if ok {
 		report["files_changed_since"] = changed
 	}
-	gaps, err := e.journal.Knowledge(ctx, domain.KnowledgeGap, 0)
+	gaps, err := e.journal.Knowledge(ctx, knowledge.KnowledgeGap, 0)
 	if err != nil {
-		return domain.EngineStatus{}, fmt.Errorf("journal: %w", err)
+		return knowledge.EngineStatus{}, fmt.Errorf("journal: %w", err)
 	}
-	told, err := e.journal.Knowledge(ctx, domain.KnowledgeTold, 0)
+	told, err := e.journal.Knowledge(ctx, knowledge.KnowledgeTold, 0)
 	if err != nil {
-		return domain.EngineStatus{}, fmt.Errorf("journal: %w", err)
+		return knowledge.EngineStatus{}, fmt.Errorf("journal: %w", err)
 	}
 	recent := []map[string]any{}
 	for i, g := range gaps {
@@ -86,9 +87,9 @@ func (e *Engine) Status(ctx context.Context) (domain.EngineStatus, error) {
 	report["told"] = map[string]any{"count": len(told)}
 	data, err := json.Marshal(report)
 	if err != nil {
-		return domain.EngineStatus{}, err
+		return knowledge.EngineStatus{}, err
 	}
-	s := domain.EngineStatus{JSON: data}
+	s := knowledge.EngineStatus{JSON: data}
 	if st.BuiltAt > 0 {
 		s.IndexBuiltAt = time.Unix(st.BuiltAt, 0).UTC()
 	}
@@ -127,46 +128,46 @@ func (e *Engine) changedSince(ctx context.Context) (int, bool, error) {
 // Tell implements retrieval.Learner: the knowledge is stored in the
 // journal, with its session, caller and time, never in the library; ask
 // and brief quote it from then on, marked as told.
-func (e *Engine) Tell(ctx context.Context, t domain.Tell) (domain.Receipt, error) {
+func (e *Engine) Tell(ctx context.Context, t knowledge.Tell) (knowledge.Receipt, error) {
 	if err := checkText("subject", t.Subject, MaxQueryBytes, "say what the knowledge is about"); err != nil {
-		return domain.Receipt{}, err
+		return knowledge.Receipt{}, err
 	}
 	if err := checkText("info", t.Info, MaxInfoBytes, "write what the engine should know"); err != nil {
-		return domain.Receipt{}, err
+		return knowledge.Receipt{}, err
 	}
-	k, err := e.journal.Learn(ctx, domain.Knowledge{Kind: domain.KnowledgeTold, Subject: strings.TrimSpace(t.Subject), Text: strings.TrimSpace(t.Info), Tags: t.Tags, At: e.now().UTC()})
+	k, err := e.journal.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeTold, Subject: strings.TrimSpace(t.Subject), Text: strings.TrimSpace(t.Info), Tags: t.Tags, At: e.now().UTC()})
 	if err != nil {
-		return domain.Receipt{}, fmt.Errorf("journal: %w", err)
+		return knowledge.Receipt{}, fmt.Errorf("journal: %w", err)
 	}
-	e.log(ctx, "tell", t.Subject, t.Tags, []string{fmt.Sprintf("tell #%d", k.ID)}, domain.SessionGuidance{}, 0, "")
-	return domain.Receipt{Stored: fmt.Sprintf("tell #%d (%q): librarian_ask and librarian_brief quote it from now on, marked as told, not documented", k.ID, wording.OneLine(k.Subject, 100))}, nil
+	e.log(ctx, "tell", t.Subject, t.Tags, []string{fmt.Sprintf("tell #%d", k.ID)}, knowledge.SessionGuidance{}, 0, "")
+	return knowledge.Receipt{Stored: fmt.Sprintf("tell #%d (%q): librarian_ask and librarian_brief quote it from now on, marked as told, not documented", k.ID, wording.OneLine(k.Subject, 100))}, nil
 }
 
 // Gap implements retrieval.Learner: the gap is recorded for the docs team
 // (librarian_status lists the recent ones, `librarian gaps` all of them).
-func (e *Engine) Gap(ctx context.Context, g domain.Gap) (domain.Receipt, error) {
+func (e *Engine) Gap(ctx context.Context, g knowledge.Gap) (knowledge.Receipt, error) {
 	if err := checkText("subject", g.Subject, MaxQueryBytes, "say what you were looking for"); err != nil {
-		return domain.Receipt{}, err
+		return knowledge.Receipt{}, err
 	}
 	if err := checkText("missing", g.Missing, MaxInfoBytes, "say what the engine could not answer"); err != nil {
-		return domain.Receipt{}, err
+		return knowledge.Receipt{}, err
 	}
-	k, err := e.journal.Learn(ctx, domain.Knowledge{Kind: domain.KnowledgeGap, Subject: strings.TrimSpace(g.Subject), Text: strings.TrimSpace(g.Missing), Tags: g.Tags, At: e.now().UTC()})
+	k, err := e.journal.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeGap, Subject: strings.TrimSpace(g.Subject), Text: strings.TrimSpace(g.Missing), Tags: g.Tags, At: e.now().UTC()})
 	if err != nil {
-		return domain.Receipt{}, fmt.Errorf("journal: %w", err)
+		return knowledge.Receipt{}, fmt.Errorf("journal: %w", err)
 	}
-	e.log(ctx, "gap", g.Subject, g.Tags, []string{fmt.Sprintf("gap #%d", k.ID)}, domain.SessionGuidance{}, 0, "")
-	return domain.Receipt{Stored: fmt.Sprintf("gap #%d (%q): listed by librarian_status and `librarian gaps` for the docs team", k.ID, wording.OneLine(k.Subject, 100))}, nil
+	e.log(ctx, "gap", g.Subject, g.Tags, []string{fmt.Sprintf("gap #%d", k.ID)}, knowledge.SessionGuidance{}, 0, "")
+	return knowledge.Receipt{Stored: fmt.Sprintf("gap #%d (%q): listed by librarian_status and `librarian gaps` for the docs team", k.ID, wording.OneLine(k.Subject, 100))}, nil
 }
 
 // Guide implements retrieval.Steward. Guidance is per session and lasts
 // the engine's GuidanceTTL; a rejection (empty text, a malformed pattern,
 // patterns that would hide every doc) is a receipt with Stored false and
 // the reason, as seed 004's engine answers.
-func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceReceipt, error) {
-	reject := func(reason string) (domain.GuidanceReceipt, error) {
+func (e *Engine) Guide(ctx context.Context, g knowledge.Guidance) (knowledge.GuidanceReceipt, error) {
+	reject := func(reason string) (knowledge.GuidanceReceipt, error) {
 		body, _ := json.Marshal(map[string]any{"stored": false, "reason": reason})
-		return domain.GuidanceReceipt{Reason: reason, Body: body}, nil
+		return knowledge.GuidanceReceipt{Reason: reason, Body: body}, nil
 	}
 	switch {
 	case strings.TrimSpace(g.Tags.Session) == "":
@@ -180,17 +181,17 @@ func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceR
 	case len(g.Exclude) > 200:
 		return reject(fmt.Sprintf("exclude has %d patterns, over the limit of 200", len(g.Exclude)))
 	}
-	excludes, err := domain.ParseExcludes(g.Exclude)
+	excludes, err := knowledge.ParseExcludes(g.Exclude)
 	if err != nil {
 		return reject(strings.TrimPrefix(err.Error(), domain.ErrInvalidArgument.Error()+": "))
 	}
 	if !excludes.Empty() {
 		if err := e.prepare(ctx); err != nil {
-			return domain.GuidanceReceipt{}, err
+			return knowledge.GuidanceReceipt{}, err
 		}
 		cat, err := e.catalog(ctx)
 		if err != nil {
-			return domain.GuidanceReceipt{}, err
+			return knowledge.GuidanceReceipt{}, err
 		}
 		hidden := 0
 		for _, d := range cat.Docs {
@@ -204,12 +205,12 @@ func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceR
 		}
 	}
 	now := e.now().UTC()
-	stored, err := e.journal.SetGuidance(ctx, domain.SessionGuidance{
+	stored, err := e.journal.SetGuidance(ctx, knowledge.SessionGuidance{
 		Session: g.Tags.Session, Caller: g.Tags.Caller, Text: strings.TrimSpace(g.Text), Exclude: g.Exclude,
 		Expect: strings.TrimSpace(g.Expect), SetAt: now, ExpiresAt: now.Add(e.ttl),
 	})
 	if err != nil {
-		return domain.GuidanceReceipt{}, fmt.Errorf("journal: %w", err)
+		return knowledge.GuidanceReceipt{}, fmt.Errorf("journal: %w", err)
 	}
 	served := []string{}
 	if len(g.Exclude) > 0 {
@@ -219,7 +220,7 @@ func (e *Engine) Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceR
 		served = append(served, "expect: "+stored.Expect)
 	}
 	e.log(ctx, "guide", g.Text, g.Tags, served, stored, 0, "")
-	return domain.GuidanceReceipt{Stored: true, Version: strconv.Itoa(stored.Version), ExpiresAt: domain.Moment{At: stored.ExpiresAt}}, nil
+	return knowledge.GuidanceReceipt{Stored: true, Version: strconv.Itoa(stored.Version), ExpiresAt: knowledge.Moment{At: stored.ExpiresAt}}, nil
 }
 
 // ClearGuide implements retrieval.Steward.
@@ -231,13 +232,13 @@ func (e *Engine) ClearGuide(ctx context.Context, session string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("journal: %w", err)
 	}
-	e.log(ctx, "guide", "(cleared)", domain.EngineTags{Session: session}, nil, domain.SessionGuidance{}, 0, "")
+	e.log(ctx, "guide", "(cleared)", knowledge.EngineTags{Session: session}, nil, knowledge.SessionGuidance{}, 0, "")
 	return cleared, nil
 }
 
 // Interactions implements retrieval.Steward: the session's last limit
 // rows, oldest first (limit 1 to MaxLogRows).
-func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([]domain.Interaction, error) {
+func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([]knowledge.Interaction, error) {
 	if strings.TrimSpace(session) == "" {
 		return nil, invalid("'session' is empty: say whose log to read")
 	}
@@ -248,9 +249,9 @@ func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	out := make([]domain.Interaction, 0, len(rows))
+	out := make([]knowledge.Interaction, 0, len(rows))
 	for _, r := range rows {
-		i := domain.Interaction{At: domain.Moment{At: r.At}, Caller: r.Caller, Kind: r.Kind, ExcludedHits: r.ExcludedHits,
+		i := knowledge.Interaction{At: knowledge.Moment{At: r.At}, Caller: r.Caller, Kind: r.Kind, ExcludedHits: r.ExcludedHits,
 			Query: r.Query, Served: r.Served, Provider: r.Provider, Session: r.Session}
 		if r.GuidanceVersion > 0 {
 			i.GuidanceVersion = strconv.Itoa(r.GuidanceVersion)
@@ -262,6 +263,6 @@ func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([
 
 // Gaps returns the recorded gaps, newest first (limit <= 0: all), for
 // `librarian gaps`.
-func (e *Engine) Gaps(ctx context.Context, limit int) ([]domain.Knowledge, error) {
-	return e.journal.Knowledge(ctx, domain.KnowledgeGap, limit)
+func (e *Engine) Gaps(ctx context.Context, limit int) ([]knowledge.Knowledge, error) {
+	return e.journal.Knowledge(ctx, knowledge.KnowledgeGap, limit)
 }

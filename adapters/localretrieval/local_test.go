@@ -14,6 +14,7 @@ import (
 	"github.com/librarian/librarian/adapters/memjournal"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/retrieval"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 	"github.com/librarian/librarian/ports/sectionindex"
@@ -21,14 +22,14 @@ import (
 
 var (
 	ctx  = context.Background()
-	tags = domain.EngineTags{Session: "sess-1", Caller: "worker-2"}
+	tags = knowledge.EngineTags{Session: "sess-1", Caller: "worker-2"}
 )
 
 func bundled(t testing.TB) string { return filepath.Join(repoRoot(), "library") }
 
 func TestLocateBundled(t *testing.T) {
 	eng := newLocal(t, bundled(t))
-	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "Validate", Limit: 10, Tags: tags})
+	loc, err := eng.Locate(ctx, knowledge.LocateQuery{Query: "Validate", Limit: 10, Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestLocateBundled(t *testing.T) {
 		{"invalidate", "function", "invalidate", "backend/storage/caching.md"},
 		{"fan-out deletes", "heading", "Fan-out deletes", "backend/storage/caching.md"},
 	} {
-		loc, err := eng.Locate(ctx, domain.LocateQuery{Query: tc.query, Limit: 10, Tags: tags})
+		loc, err := eng.Locate(ctx, knowledge.LocateQuery{Query: tc.query, Limit: 10, Tags: tags})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,15 +55,15 @@ func TestLocateBundled(t *testing.T) {
 			t.Errorf("locate %q: first hit %+v, want [%s] %s in %s (all: %+v)", tc.query, first0(loc), tc.kind, tc.name, tc.file, loc.Hits)
 		}
 	}
-	loc, _ = eng.Locate(ctx, domain.LocateQuery{Query: "caching", Limit: 10, Tags: tags})
+	loc, _ = eng.Locate(ctx, knowledge.LocateQuery{Query: "caching", Limit: 10, Tags: tags})
 	if got := loc.Hits[0].DependsOn; len(got) != 1 || got[0] != "auth" {
 		t.Errorf("caching's depends_on is %v, want [auth] (its link to ../auth.md)", got)
 	}
 }
 
-func first0(l domain.Locations) domain.Hit {
+func first0(l knowledge.Locations) knowledge.Hit {
 	if len(l.Hits) == 0 {
-		return domain.Hit{}
+		return knowledge.Hit{}
 	}
 	return l.Hits[0]
 }
@@ -72,7 +73,7 @@ func TestLocateExactBeatsPartial(t *testing.T) {
 	write(t, root, "a.md", "# A\n\n```go\nfunc ValidateAll() {}\n```\n")
 	write(t, root, "b.md", "# B\n\n```go\nfunc Validate() {}\n```\n")
 	eng := newLocal(t, root)
-	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "validate", Limit: 10, Tags: tags})
+	loc, err := eng.Locate(ctx, knowledge.LocateQuery{Query: "validate", Limit: 10, Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestLocateStale(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "backend", "auth.md"), []byte("# Authentication\n\nrewritten\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "Validate", Limit: 10, Tags: tags})
+	loc, err := eng.Locate(ctx, knowledge.LocateQuery{Query: "Validate", Limit: 10, Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestLocateStale(t *testing.T) {
 
 func TestAskBundled(t *testing.T) {
 	eng := newLocal(t, bundled(t))
-	a, err := eng.Ask(ctx, domain.AskQuery{Query: "how are refresh tokens rotated?", Tags: tags})
+	a, err := eng.Ask(ctx, knowledge.AskQuery{Query: "how are refresh tokens rotated?", Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestAskBundled(t *testing.T) {
 	if a.Provider != "librarian-local" || a.Busy != nil {
 		t.Errorf("provider %q busy %v", a.Provider, a.Busy)
 	}
-	none, err := eng.Ask(ctx, domain.AskQuery{Query: "quantum chromodynamics lattice", Tags: tags})
+	none, err := eng.Ask(ctx, knowledge.AskQuery{Query: "quantum chromodynamics lattice", Tags: tags})
 	if err != nil || !strings.Contains(none.Text, "The library has no section that answers") || !strings.Contains(none.Text, "librarian_gap") {
 		t.Errorf("an unanswerable question: %v\n%s", err, none.Text)
 	}
@@ -142,8 +143,8 @@ func TestAskBundled(t *testing.T) {
 
 func TestDiscussCarriesTheTopic(t *testing.T) {
 	eng := newLocal(t, bundled(t))
-	history := []domain.Turn{{Role: "user", Content: "how does cache invalidation work?"}, {Role: "assistant", Content: "fan-out deletes"}}
-	a, err := eng.Ask(ctx, domain.AskQuery{Query: "and what is the TTL?", History: history, Tags: tags})
+	history := []knowledge.Turn{{Role: "user", Content: "how does cache invalidation work?"}, {Role: "assistant", Content: "fan-out deletes"}}
+	a, err := eng.Ask(ctx, knowledge.AskQuery{Query: "and what is the TTL?", History: history, Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestDiscussCarriesTheTopic(t *testing.T) {
 		t.Errorf("a follow-up did not stay on the earlier topic:\n%s", a.Text)
 	}
 	// A message that names its subject changes it.
-	b, err := eng.Ask(ctx, domain.AskQuery{Query: "how are refresh tokens rotated?", History: history, Tags: tags})
+	b, err := eng.Ask(ctx, knowledge.AskQuery{Query: "how are refresh tokens rotated?", History: history, Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,15 +168,15 @@ func TestDiscussCarriesTheTopic(t *testing.T) {
 func TestTellIsSearchable(t *testing.T) {
 	root := copyDir(t, bundled(t))
 	eng := newLocal(t, root)
-	r, err := eng.Tell(ctx, domain.Tell{Subject: "session store", Info: "sessions moved to the quillwort cluster in v2", Tags: tags})
+	r, err := eng.Tell(ctx, knowledge.Tell{Subject: "session store", Info: "sessions moved to the quillwort cluster in v2", Tags: tags})
 	if err != nil || !strings.HasPrefix(r.Stored, "tell #1 ") {
 		t.Fatalf("tell: %v %q", err, r.Stored)
 	}
-	a, err := eng.Ask(ctx, domain.AskQuery{Query: "where is the session store?", Tags: tags})
+	a, err := eng.Ask(ctx, knowledge.AskQuery{Query: "where is the session store?", Tags: tags})
 	if err != nil || !strings.Contains(a.Text, "Told by agents (not in the docs):\n- [tell #1] session store: sessions moved to the quillwort cluster in v2 (told by worker-2,") {
 		t.Errorf("ask does not quote the told knowledge: %v\n%s", err, a.Text)
 	}
-	b, err := eng.Brief(ctx, domain.BriefQuery{Task: "change the session store", Tags: tags})
+	b, err := eng.Brief(ctx, knowledge.BriefQuery{Task: "change the session store", Tags: tags})
 	if err != nil || !strings.Contains(b.Text, "[tell #1] session store") {
 		t.Errorf("brief does not quote the told knowledge: %v\n%s", err, b.Text)
 	}
@@ -198,7 +199,7 @@ func listing(t *testing.T, root string) string {
 
 func TestBrief(t *testing.T) {
 	eng := newLocal(t, bundled(t))
-	b, err := eng.Brief(ctx, domain.BriefQuery{Task: "add rate limiting to the login flow", Tags: tags})
+	b, err := eng.Brief(ctx, knowledge.BriefQuery{Task: "add rate limiting to the login flow", Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,11 +233,11 @@ func TestDepends(t *testing.T) {
 
 func TestGuideExcludesAndLogs(t *testing.T) {
 	eng := newLocal(t, bundled(t))
-	r, err := eng.Guide(ctx, domain.Guidance{Text: "stay out of storage", Exclude: []string{"storage/"}, Expect: "backend/auth.md", Tags: tags})
+	r, err := eng.Guide(ctx, knowledge.Guidance{Text: "stay out of storage", Exclude: []string{"storage/"}, Expect: "backend/auth.md", Tags: tags})
 	if err != nil || !r.Stored || r.Version != "1" || r.ExpiresAt.At.IsZero() {
 		t.Fatalf("guide: %+v %v", r, err)
 	}
-	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "invalidate", Limit: 10, Tags: tags})
+	loc, err := eng.Locate(ctx, knowledge.LocateQuery{Query: "invalidate", Limit: 10, Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,11 +250,11 @@ func TestGuideExcludesAndLogs(t *testing.T) {
 		}
 	}
 	// Another session is not guided.
-	other, _ := eng.Locate(ctx, domain.LocateQuery{Query: "invalidate", Limit: 10, Tags: domain.EngineTags{Session: "other"}})
+	other, _ := eng.Locate(ctx, knowledge.LocateQuery{Query: "invalidate", Limit: 10, Tags: knowledge.EngineTags{Session: "other"}})
 	if other.ExcludedHits != 0 || len(other.Hits) == 0 {
 		t.Errorf("another session's locate: %+v", other)
 	}
-	rej, err := eng.Guide(ctx, domain.Guidance{Text: "hide all", Exclude: []string{"*"}, Tags: tags})
+	rej, err := eng.Guide(ctx, knowledge.Guidance{Text: "hide all", Exclude: []string{"*"}, Tags: tags})
 	if err != nil || rej.Stored || !strings.Contains(rej.Reason, "matches every doc of the library (4)") {
 		t.Errorf("an exclude matching everything: %+v %v", rej, err)
 	}
@@ -268,14 +269,14 @@ func TestGuideExcludesAndLogs(t *testing.T) {
 	if cleared, err := eng.ClearGuide(ctx, "sess-1"); !cleared || err != nil {
 		t.Errorf("clear: %v %v", cleared, err)
 	}
-	if again, _ := eng.Locate(ctx, domain.LocateQuery{Query: "invalidate", Limit: 10, Tags: tags}); again.ExcludedHits != 0 {
+	if again, _ := eng.Locate(ctx, knowledge.LocateQuery{Query: "invalidate", Limit: 10, Tags: tags}); again.ExcludedHits != 0 {
 		t.Errorf("guidance still applied after a clear")
 	}
 }
 
 func TestGapsAreListed(t *testing.T) {
 	eng := newLocal(t, bundled(t))
-	if _, err := eng.Gap(ctx, domain.Gap{Subject: "billing", Missing: "where invoices are rendered", Tags: tags}); err != nil {
+	if _, err := eng.Gap(ctx, knowledge.Gap{Subject: "billing", Missing: "where invoices are rendered", Tags: tags}); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := eng.Status(ctx)
@@ -299,15 +300,15 @@ func TestBadInput(t *testing.T) {
 		call func() error
 		says string
 	}{
-		{"empty locate", func() error { _, err := eng.Locate(ctx, domain.LocateQuery{Query: "  ", Tags: tags}); return err }, "'q' is empty"},
-		{"huge locate", func() error { _, err := eng.Locate(ctx, domain.LocateQuery{Query: huge, Tags: tags}); return err }, "'q' is 102400 bytes, over the 8192-byte limit"},
-		{"empty ask", func() error { _, err := eng.Ask(ctx, domain.AskQuery{Tags: tags}); return err }, "'query' is empty"},
-		{"huge brief", func() error { _, err := eng.Brief(ctx, domain.BriefQuery{Task: huge, Tags: tags}); return err }, "'task' is 102400 bytes"},
+		{"empty locate", func() error { _, err := eng.Locate(ctx, knowledge.LocateQuery{Query: "  ", Tags: tags}); return err }, "'q' is empty"},
+		{"huge locate", func() error { _, err := eng.Locate(ctx, knowledge.LocateQuery{Query: huge, Tags: tags}); return err }, "'q' is 102400 bytes, over the 8192-byte limit"},
+		{"empty ask", func() error { _, err := eng.Ask(ctx, knowledge.AskQuery{Tags: tags}); return err }, "'query' is empty"},
+		{"huge brief", func() error { _, err := eng.Brief(ctx, knowledge.BriefQuery{Task: huge, Tags: tags}); return err }, "'task' is 102400 bytes"},
 		{"bad role", func() error {
-			_, err := eng.Ask(ctx, domain.AskQuery{Query: "q", History: []domain.Turn{{Role: "system", Content: "x"}}, Tags: tags})
+			_, err := eng.Ask(ctx, knowledge.AskQuery{Query: "q", History: []knowledge.Turn{{Role: "system", Content: "x"}}, Tags: tags})
 			return err
 		}, `history[0].role is "system"`},
-		{"empty tell", func() error { _, err := eng.Tell(ctx, domain.Tell{Subject: "s", Tags: tags}); return err }, "'info' is empty"},
+		{"empty tell", func() error { _, err := eng.Tell(ctx, knowledge.Tell{Subject: "s", Tags: tags}); return err }, "'info' is empty"},
 		{"log limit", func() error { _, err := eng.Interactions(ctx, "s", 10000); return err }, "'limit' is 10000: give 1 to 1000"},
 	} {
 		err := tc.call()
@@ -316,7 +317,7 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	for _, limit := range []int{0, 10000} {
-		loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "token", Limit: limit, Tags: tags})
+		loc, err := eng.Locate(ctx, knowledge.LocateQuery{Query: "token", Limit: limit, Tags: tags})
 		if err != nil || len(loc.Hits) == 0 || len(loc.Hits) > 100 {
 			t.Errorf("limit %d: %d hits, %v", limit, len(loc.Hits), err)
 		}
@@ -324,7 +325,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("limit 10000: footer %q", loc.Footer)
 		}
 	}
-	rej, err := eng.Guide(ctx, domain.Guidance{Text: "", Tags: tags})
+	rej, err := eng.Guide(ctx, knowledge.Guidance{Text: "", Tags: tags})
 	if err != nil || rej.Stored || !strings.Contains(rej.Reason, "guidance text is empty") {
 		t.Errorf("empty guidance: %+v %v", rej, err)
 	}
@@ -366,7 +367,7 @@ func TestLocateUnsettledIsNotStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loc, err := eng.Locate(ctx, domain.LocateQuery{Query: "Validate", Limit: 10, Tags: tags})
+	loc, err := eng.Locate(ctx, knowledge.LocateQuery{Query: "Validate", Limit: 10, Tags: tags})
 	if err != nil {
 		t.Fatal(err)
 	}

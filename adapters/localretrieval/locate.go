@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -28,7 +29,7 @@ var kindBoost = map[string]float64{
 }
 
 type locateCand struct {
-	hit   domain.Hit
+	hit   knowledge.Hit
 	score float64
 }
 
@@ -36,10 +37,10 @@ type locateCand struct {
 // document (extract.Names' kinds), catalog entries (docs, kind
 // "entry", with the docs they link to as depends_on), and, for a question
 // in words, the names and headings of the best-ranked sections.
-func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locations, error) {
+func (e *Engine) Locate(ctx context.Context, q knowledge.LocateQuery) (knowledge.Locations, error) {
 	query := strings.TrimSpace(q.Query)
 	if err := checkText("q", q.Query, MaxQueryBytes, "name a function, route, config key, entry or file"); err != nil {
-		return domain.Locations{}, err
+		return knowledge.Locations{}, err
 	}
 	limit, footer := q.Limit, ""
 	switch {
@@ -50,17 +51,17 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 		limit = MaxLocateLimit
 	}
 	if err := e.prepare(ctx); err != nil {
-		return domain.Locations{}, err
+		return knowledge.Locations{}, err
 	}
 	g, excludes, err := e.guidanceFor(ctx, q.Tags.Session)
 	if err != nil {
-		return domain.Locations{}, err
+		return knowledge.Locations{}, err
 	}
 	cands, err := e.locateCandidates(ctx, query, limit)
 	if err != nil {
-		return domain.Locations{}, err
+		return knowledge.Locations{}, err
 	}
-	loc := domain.Locations{Source: Source, Footer: footer}
+	loc := knowledge.Locations{Source: Source, Footer: footer}
 	stale := map[string]bool{}
 	var served []string
 	for _, c := range cands {
@@ -88,7 +89,7 @@ func (e *Engine) Locate(ctx context.Context, q domain.LocateQuery) (domain.Locat
 // locateCandidates gathers and orders every candidate hit for query.
 func (e *Engine) locateCandidates(ctx context.Context, query string, limit int) ([]locateCand, error) {
 	best := map[string]locateCand{}
-	add := func(h domain.Hit, score float64) {
+	add := func(h knowledge.Hit, score float64) {
 		score += kindBoost[h.Kind]
 		k := fmt.Sprintf("%s\x00%s\x00%s\x00%d", h.Kind, h.Name, h.File, h.Line)
 		if c, ok := best[k]; !ok || c.score < score {
@@ -108,7 +109,7 @@ func (e *Engine) locateCandidates(ctx context.Context, query string, limit int) 
 			if n.Exact {
 				score = exact - float64(i)/float64(want+1)
 			}
-			add(domain.Hit{Kind: n.Kind, Name: n.Name.Name, File: n.Path, Line: n.Line, Signature: n.Signature}, score)
+			add(knowledge.Hit{Kind: n.Kind, Name: n.Name.Name, File: n.Path, Line: n.Line, Signature: n.Signature}, score)
 		}
 		return nil
 	}
@@ -174,7 +175,7 @@ func lengthPenalty(name, query string) float64 {
 
 // entryCandidates: docs named by the query (id, path, file name or
 // title), as catalog entries with what they link to.
-func (e *Engine) entryCandidates(ctx context.Context, query string, words []string, add func(domain.Hit, float64)) error {
+func (e *Engine) entryCandidates(ctx context.Context, query string, words []string, add func(knowledge.Hit, float64)) error {
 	docs, err := e.lowerDocs(ctx)
 	if err != nil {
 		return err
@@ -205,7 +206,7 @@ func (e *Engine) entryCandidates(ctx context.Context, query string, words []stri
 		if err != nil {
 			return err
 		}
-		add(domain.Hit{Kind: "entry", Name: m.doc.ID, File: m.doc.Path, Line: 1, DependsOn: deps}, m.score)
+		add(knowledge.Hit{Kind: "entry", Name: m.doc.ID, File: m.doc.Path, Line: 1, DependsOn: deps}, m.score)
 	}
 	return nil
 }
@@ -226,7 +227,7 @@ func (e *Engine) linkIDs(ctx context.Context, path string) ([]string, error) {
 // rankedCandidates: for a query in words, the names defined in the best
 // sections (those that share a word with the query first) and the
 // sections' own headings. whole reports a name holding every word.
-func (e *Engine) rankedCandidates(ctx context.Context, query string, words []string, add func(domain.Hit, float64)) (whole bool, err error) {
+func (e *Engine) rankedCandidates(ctx context.Context, query string, words []string, add func(knowledge.Hit, float64)) (whole bool, err error) {
 	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: query, Limit: 5})
 	if err != nil {
 		return false, fmt.Errorf("index ranked search: %w", err)
@@ -248,9 +249,9 @@ func (e *Engine) rankedCandidates(ctx context.Context, query string, words []str
 			}
 		}
 		if heading != "" {
-			add(domain.Hit{Kind: domain.NameHeading, Name: heading, File: s.Path, Line: s.Start, Signature: "§ " + s.SectionID}, scoreHeadingHit+bonus)
+			add(knowledge.Hit{Kind: domain.NameHeading, Name: heading, File: s.Path, Line: s.Start, Signature: "§ " + s.SectionID}, scoreHeadingHit+bonus)
 		} else {
-			add(domain.Hit{Kind: "section", Name: s.SectionID, File: s.Path, Line: s.Start, Signature: "§ " + s.SectionID}, scoreHeadingHit+bonus-10)
+			add(knowledge.Hit{Kind: "section", Name: s.SectionID, File: s.Path, Line: s.Start, Signature: "§ " + s.SectionID}, scoreHeadingHit+bonus-10)
 		}
 		for _, n := range ent.Names {
 			if n.Line < s.Start || n.Line > s.End || n.Kind == domain.NameHeading {
@@ -261,7 +262,7 @@ func (e *Engine) rankedCandidates(ctx context.Context, query string, words []str
 				continue
 			}
 			whole = whole || termScore(words, splitName(n.Name)) == 1
-			add(domain.Hit{Kind: n.Kind, Name: n.Name, File: s.Path, Line: n.Line, Signature: n.Signature}, scoreRanked+bonus+60*share)
+			add(knowledge.Hit{Kind: n.Kind, Name: n.Name, File: s.Path, Line: n.Line, Signature: n.Signature}, scoreRanked+bonus+60*share)
 		}
 	}
 	return whole, nil

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/journal"
 )
 
@@ -16,23 +16,23 @@ import (
 type Journal struct {
 	mu        sync.Mutex
 	nextID    int64
-	knowledge []domain.Knowledge
-	guidance  map[string]domain.SessionGuidance // current, by session
-	versions  map[string]int                    // last version ever stored, by session
-	log       []domain.LoggedInteraction
+	knowledge []knowledge.Knowledge
+	guidance  map[string]knowledge.SessionGuidance // current, by session
+	versions  map[string]int                       // last version ever stored, by session
+	log       []knowledge.LoggedInteraction
 }
 
 var _ journal.Journal = (*Journal)(nil)
 
 // New returns an empty journal.
 func New() *Journal {
-	return &Journal{guidance: map[string]domain.SessionGuidance{}, versions: map[string]int{}}
+	return &Journal{guidance: map[string]knowledge.SessionGuidance{}, versions: map[string]int{}}
 }
 
 // Learn implements journal.Learnings.
-func (j *Journal) Learn(ctx context.Context, k domain.Knowledge) (domain.Knowledge, error) {
+func (j *Journal) Learn(ctx context.Context, k knowledge.Knowledge) (knowledge.Knowledge, error) {
 	if err := ctx.Err(); err != nil {
-		return domain.Knowledge{}, err
+		return knowledge.Knowledge{}, err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -46,13 +46,13 @@ func (j *Journal) Learn(ctx context.Context, k domain.Knowledge) (domain.Knowled
 }
 
 // Knowledge implements journal.Learnings.
-func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]domain.Knowledge, error) {
+func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]knowledge.Knowledge, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var out []domain.Knowledge
+	var out []knowledge.Knowledge
 	for i := len(j.knowledge) - 1; i >= 0 && (limit <= 0 || len(out) < limit); i-- {
 		if j.knowledge[i].Kind == kind {
 			out = append(out, j.knowledge[i])
@@ -62,9 +62,9 @@ func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]doma
 }
 
 // SetGuidance implements journal.Guidance.
-func (j *Journal) SetGuidance(ctx context.Context, g domain.SessionGuidance) (domain.SessionGuidance, error) {
+func (j *Journal) SetGuidance(ctx context.Context, g knowledge.SessionGuidance) (knowledge.SessionGuidance, error) {
 	if err := ctx.Err(); err != nil {
-		return domain.SessionGuidance{}, err
+		return knowledge.SessionGuidance{}, err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -76,15 +76,15 @@ func (j *Journal) SetGuidance(ctx context.Context, g domain.SessionGuidance) (do
 }
 
 // CurrentGuidance implements journal.Guidance.
-func (j *Journal) CurrentGuidance(ctx context.Context, session string, now time.Time) (domain.SessionGuidance, bool, error) {
+func (j *Journal) CurrentGuidance(ctx context.Context, session string, now time.Time) (knowledge.SessionGuidance, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return domain.SessionGuidance{}, false, err
+		return knowledge.SessionGuidance{}, false, err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	g, ok := j.guidance[session]
 	if !ok || !now.Before(g.ExpiresAt) {
-		return domain.SessionGuidance{}, false, nil
+		return knowledge.SessionGuidance{}, false, nil
 	}
 	g.Exclude = slices.Clone(g.Exclude)
 	return g, true, nil
@@ -103,7 +103,7 @@ func (j *Journal) ClearGuidance(ctx context.Context, session string, now time.Ti
 }
 
 // Record implements journal.Log.
-func (j *Journal) Record(ctx context.Context, i domain.LoggedInteraction) error {
+func (j *Journal) Record(ctx context.Context, i knowledge.LoggedInteraction) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -115,13 +115,13 @@ func (j *Journal) Record(ctx context.Context, i domain.LoggedInteraction) error 
 }
 
 // Interactions implements journal.Log.
-func (j *Journal) Interactions(ctx context.Context, session string, limit int) ([]domain.LoggedInteraction, error) {
+func (j *Journal) Interactions(ctx context.Context, session string, limit int) ([]knowledge.LoggedInteraction, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var out []domain.LoggedInteraction
+	var out []knowledge.LoggedInteraction
 	for i := len(j.log) - 1; i >= 0 && (limit <= 0 || len(out) < limit); i-- {
 		if j.log[i].Session == session {
 			row := j.log[i]

@@ -20,7 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/librarian/librarian/adapters/postgresdb"
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/journal"
 )
 
@@ -161,7 +161,7 @@ func nilIfEmpty(s []string) []string {
 }
 
 // Learn implements journal.Learnings.
-func (j *Journal) Learn(ctx context.Context, k domain.Knowledge) (domain.Knowledge, error) {
+func (j *Journal) Learn(ctx context.Context, k knowledge.Knowledge) (knowledge.Knowledge, error) {
 	if k.At.IsZero() {
 		k.At = time.Now().UTC().Truncate(time.Microsecond)
 	}
@@ -169,13 +169,13 @@ func (j *Journal) Learn(ctx context.Context, k domain.Knowledge) (domain.Knowled
 		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
 		k.Kind, k.Subject, k.Text, k.Tags.Session, k.Tags.Project, k.Tags.Caller, k.At.UTC()).Scan(&k.ID)
 	if err != nil {
-		return domain.Knowledge{}, j.fail("store a "+k.Kind, err)
+		return knowledge.Knowledge{}, j.fail("store a "+k.Kind, err)
 	}
 	return k, nil
 }
 
 // Knowledge implements journal.Learnings.
-func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]domain.Knowledge, error) {
+func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]knowledge.Knowledge, error) {
 	var lim *int
 	if limit > 0 {
 		lim = &limit
@@ -185,8 +185,8 @@ func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]doma
 	if err != nil {
 		return nil, j.fail("read "+kind+" records", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.Knowledge, error) {
-		var k domain.Knowledge
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (knowledge.Knowledge, error) {
+		var k knowledge.Knowledge
 		err := r.Scan(&k.ID, &k.Kind, &k.Subject, &k.Text, &k.Tags.Session, &k.Tags.Project, &k.Tags.Caller, &k.At)
 		k.At = k.At.UTC()
 		return k, err
@@ -199,7 +199,7 @@ func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]doma
 
 // SetGuidance implements journal.Guidance: one upsert takes the next
 // version, so servers setting guidance at once never share a version.
-func (j *Journal) SetGuidance(ctx context.Context, g domain.SessionGuidance) (domain.SessionGuidance, error) {
+func (j *Journal) SetGuidance(ctx context.Context, g knowledge.SessionGuidance) (knowledge.SessionGuidance, error) {
 	err := j.pool.QueryRow(ctx, `INSERT INTO journal_guidance AS g (session, last_version, active, caller, text, exclude, expect, set_at, expires_at)
 		VALUES ($1, 1, true, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (session) DO UPDATE SET last_version = g.last_version + 1, active = true, caller = excluded.caller,
@@ -208,24 +208,24 @@ func (j *Journal) SetGuidance(ctx context.Context, g domain.SessionGuidance) (do
 		RETURNING last_version`,
 		g.Session, g.Caller, g.Text, nonNil(g.Exclude), g.Expect, stamp(g.SetAt), stamp(g.ExpiresAt)).Scan(&g.Version)
 	if err != nil {
-		return domain.SessionGuidance{}, j.fail("store guidance", err)
+		return knowledge.SessionGuidance{}, j.fail("store guidance", err)
 	}
 	g.Exclude = append([]string(nil), g.Exclude...)
 	return g, nil
 }
 
 // CurrentGuidance implements journal.Guidance.
-func (j *Journal) CurrentGuidance(ctx context.Context, session string, now time.Time) (domain.SessionGuidance, bool, error) {
-	g := domain.SessionGuidance{Session: session}
+func (j *Journal) CurrentGuidance(ctx context.Context, session string, now time.Time) (knowledge.SessionGuidance, bool, error) {
+	g := knowledge.SessionGuidance{Session: session}
 	var setAt, expiresAt *time.Time
 	err := j.pool.QueryRow(ctx, `SELECT last_version, caller, text, exclude, expect, set_at, expires_at FROM journal_guidance
 		WHERE session = $1 AND active AND expires_at > $2`, session, now.UTC()).
 		Scan(&g.Version, &g.Caller, &g.Text, &g.Exclude, &g.Expect, &setAt, &expiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return domain.SessionGuidance{}, false, nil
+		return knowledge.SessionGuidance{}, false, nil
 	}
 	if err != nil {
-		return domain.SessionGuidance{}, false, j.fail("read guidance", err)
+		return knowledge.SessionGuidance{}, false, j.fail("read guidance", err)
 	}
 	g.Exclude = nilIfEmpty(g.Exclude)
 	g.SetAt, g.ExpiresAt = unstamp(setAt), unstamp(expiresAt)
@@ -249,7 +249,7 @@ func (j *Journal) ClearGuidance(ctx context.Context, session string, now time.Ti
 }
 
 // Record implements journal.Log.
-func (j *Journal) Record(ctx context.Context, i domain.LoggedInteraction) error {
+func (j *Journal) Record(ctx context.Context, i knowledge.LoggedInteraction) error {
 	_, err := j.pool.Exec(ctx, `INSERT INTO journal_log (session, caller, kind, query, served, guidance_version, excluded_hits, provider, at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		i.Session, i.Caller, i.Kind, i.Query, nonNil(i.Served), i.GuidanceVersion, i.ExcludedHits, i.Provider, i.At.UTC())
@@ -260,7 +260,7 @@ func (j *Journal) Record(ctx context.Context, i domain.LoggedInteraction) error 
 }
 
 // Interactions implements journal.Log.
-func (j *Journal) Interactions(ctx context.Context, session string, limit int) ([]domain.LoggedInteraction, error) {
+func (j *Journal) Interactions(ctx context.Context, session string, limit int) ([]knowledge.LoggedInteraction, error) {
 	var lim *int
 	if limit > 0 {
 		lim = &limit
@@ -270,8 +270,8 @@ func (j *Journal) Interactions(ctx context.Context, session string, limit int) (
 	if err != nil {
 		return nil, j.fail("read the session log", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.LoggedInteraction, error) {
-		var i domain.LoggedInteraction
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (knowledge.LoggedInteraction, error) {
+		var i knowledge.LoggedInteraction
 		err := r.Scan(&i.Session, &i.Caller, &i.Kind, &i.Query, &i.Served, &i.GuidanceVersion, &i.ExcludedHits, &i.Provider, &i.At)
 		i.At = i.At.UTC()
 		i.Served = nilIfEmpty(i.Served)

@@ -16,7 +16,7 @@ import (
 
 	"github.com/librarian/librarian/adapters/postgresdb"
 	"github.com/librarian/librarian/adapters/postgresjournal"
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/journal/journaltest"
 )
@@ -121,9 +121,9 @@ func TestTwoServersShareGuidanceVersions(t *testing.T) {
 	}
 }
 
-func guidance(i int) domain.SessionGuidance {
+func guidance(i int) knowledge.SessionGuidance {
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	return domain.SessionGuidance{Session: "shared", Caller: "lead", Text: fmt.Sprint("text ", i), SetAt: at, ExpiresAt: at.Add(12 * time.Hour)}
+	return knowledge.SessionGuidance{Session: "shared", Caller: "lead", Text: fmt.Sprint("text ", i), SetAt: at, ExpiresAt: at.Add(12 * time.Hour)}
 }
 
 func TestReadOnlyRoleIsNotWritable(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/journal"
 )
 
@@ -111,7 +111,7 @@ func fromNS(n int64) time.Time {
 }
 
 // Learn implements journal.Learnings.
-func (j *Journal) Learn(ctx context.Context, k domain.Knowledge) (domain.Knowledge, error) {
+func (j *Journal) Learn(ctx context.Context, k knowledge.Knowledge) (knowledge.Knowledge, error) {
 	if k.At.IsZero() {
 		k.At = time.Now().UTC()
 	}
@@ -120,16 +120,16 @@ func (j *Journal) Learn(ctx context.Context, k domain.Knowledge) (domain.Knowled
 	res, err := j.db.ExecContext(ctx, `INSERT INTO journal_knowledge (kind, subject, text, session, project, caller, at_ns) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		k.Kind, k.Subject, k.Text, k.Tags.Session, k.Tags.Project, k.Tags.Caller, ns(k.At))
 	if err != nil {
-		return domain.Knowledge{}, fmt.Errorf("journal: storing a %s: %w", k.Kind, err)
+		return knowledge.Knowledge{}, fmt.Errorf("journal: storing a %s: %w", k.Kind, err)
 	}
 	if k.ID, err = res.LastInsertId(); err != nil {
-		return domain.Knowledge{}, fmt.Errorf("journal: storing a %s: %w", k.Kind, err)
+		return knowledge.Knowledge{}, fmt.Errorf("journal: storing a %s: %w", k.Kind, err)
 	}
 	return k, nil
 }
 
 // Knowledge implements journal.Learnings.
-func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]domain.Knowledge, error) {
+func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]knowledge.Knowledge, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
@@ -138,9 +138,9 @@ func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]doma
 		return nil, fmt.Errorf("journal: reading %s records: %w", kind, err)
 	}
 	defer rows.Close()
-	var out []domain.Knowledge
+	var out []knowledge.Knowledge
 	for rows.Next() {
-		var k domain.Knowledge
+		var k knowledge.Knowledge
 		var at int64
 		if err := rows.Scan(&k.ID, &k.Kind, &k.Subject, &k.Text, &k.Tags.Session, &k.Tags.Project, &k.Tags.Caller, &at); err != nil {
 			return nil, fmt.Errorf("journal: reading %s records: %w", kind, err)
@@ -152,22 +152,22 @@ func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]doma
 }
 
 // SetGuidance implements journal.Guidance.
-func (j *Journal) SetGuidance(ctx context.Context, g domain.SessionGuidance) (domain.SessionGuidance, error) {
+func (j *Journal) SetGuidance(ctx context.Context, g knowledge.SessionGuidance) (knowledge.SessionGuidance, error) {
 	exclude, err := json.Marshal(nonNil(g.Exclude))
 	if err != nil {
-		return domain.SessionGuidance{}, err
+		return knowledge.SessionGuidance{}, err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	tx, err := j.db.BeginTx(ctx, nil)
 	if err != nil {
-		return domain.SessionGuidance{}, fmt.Errorf("journal: storing guidance: %w", err)
+		return knowledge.SessionGuidance{}, fmt.Errorf("journal: storing guidance: %w", err)
 	}
 	defer tx.Rollback()
 	var last int
 	err = tx.QueryRowContext(ctx, `SELECT last_version FROM journal_guidance WHERE session = ?`, g.Session).Scan(&last)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return domain.SessionGuidance{}, fmt.Errorf("journal: storing guidance: %w", err)
+		return knowledge.SessionGuidance{}, fmt.Errorf("journal: storing guidance: %w", err)
 	}
 	g.Version = last + 1
 	_, err = tx.ExecContext(ctx, `INSERT INTO journal_guidance (session, last_version, active, caller, text, exclude, expect, set_ns, expires_ns)
@@ -176,10 +176,10 @@ func (j *Journal) SetGuidance(ctx context.Context, g domain.SessionGuidance) (do
 			exclude = excluded.exclude, expect = excluded.expect, set_ns = excluded.set_ns, expires_ns = excluded.expires_ns`,
 		g.Session, g.Version, g.Caller, g.Text, string(exclude), g.Expect, ns(g.SetAt), ns(g.ExpiresAt))
 	if err != nil {
-		return domain.SessionGuidance{}, fmt.Errorf("journal: storing guidance: %w", err)
+		return knowledge.SessionGuidance{}, fmt.Errorf("journal: storing guidance: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return domain.SessionGuidance{}, fmt.Errorf("journal: storing guidance: %w", err)
+		return knowledge.SessionGuidance{}, fmt.Errorf("journal: storing guidance: %w", err)
 	}
 	g.Exclude = append([]string(nil), g.Exclude...)
 	return g, nil
@@ -193,20 +193,20 @@ func nonNil(s []string) []string {
 }
 
 // CurrentGuidance implements journal.Guidance.
-func (j *Journal) CurrentGuidance(ctx context.Context, session string, now time.Time) (domain.SessionGuidance, bool, error) {
-	g := domain.SessionGuidance{Session: session}
+func (j *Journal) CurrentGuidance(ctx context.Context, session string, now time.Time) (knowledge.SessionGuidance, bool, error) {
+	g := knowledge.SessionGuidance{Session: session}
 	var exclude string
 	var setNS, expNS int64
 	err := j.db.QueryRowContext(ctx, `SELECT last_version, caller, text, exclude, expect, set_ns, expires_ns FROM journal_guidance
 		WHERE session = ? AND active = 1 AND expires_ns > ?`, session, ns(now)).Scan(&g.Version, &g.Caller, &g.Text, &exclude, &g.Expect, &setNS, &expNS)
 	if errors.Is(err, sql.ErrNoRows) {
-		return domain.SessionGuidance{}, false, nil
+		return knowledge.SessionGuidance{}, false, nil
 	}
 	if err != nil {
-		return domain.SessionGuidance{}, false, fmt.Errorf("journal: reading guidance: %w", err)
+		return knowledge.SessionGuidance{}, false, fmt.Errorf("journal: reading guidance: %w", err)
 	}
 	if err := json.Unmarshal([]byte(exclude), &g.Exclude); err != nil {
-		return domain.SessionGuidance{}, false, fmt.Errorf("journal: guidance of session %q: exclude: %w", session, err)
+		return knowledge.SessionGuidance{}, false, fmt.Errorf("journal: guidance of session %q: exclude: %w", session, err)
 	}
 	if len(g.Exclude) == 0 {
 		g.Exclude = nil
@@ -235,7 +235,7 @@ func (j *Journal) ClearGuidance(ctx context.Context, session string, now time.Ti
 }
 
 // Record implements journal.Log.
-func (j *Journal) Record(ctx context.Context, i domain.LoggedInteraction) error {
+func (j *Journal) Record(ctx context.Context, i knowledge.LoggedInteraction) error {
 	served, err := json.Marshal(nonNil(i.Served))
 	if err != nil {
 		return err
@@ -251,7 +251,7 @@ func (j *Journal) Record(ctx context.Context, i domain.LoggedInteraction) error 
 }
 
 // Interactions implements journal.Log.
-func (j *Journal) Interactions(ctx context.Context, session string, limit int) ([]domain.LoggedInteraction, error) {
+func (j *Journal) Interactions(ctx context.Context, session string, limit int) ([]knowledge.LoggedInteraction, error) {
 	if limit <= 0 {
 		limit = -1
 	}
@@ -261,9 +261,9 @@ func (j *Journal) Interactions(ctx context.Context, session string, limit int) (
 		return nil, fmt.Errorf("journal: reading the session log: %w", err)
 	}
 	defer rows.Close()
-	var out []domain.LoggedInteraction
+	var out []knowledge.LoggedInteraction
 	for rows.Next() {
-		var i domain.LoggedInteraction
+		var i knowledge.LoggedInteraction
 		var served string
 		var at int64
 		if err := rows.Scan(&i.Session, &i.Caller, &i.Kind, &i.Query, &served, &i.GuidanceVersion, &i.ExcludedHits, &i.Provider, &at); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/retrieval"
 )
 
@@ -44,7 +45,7 @@ type Config struct {
 // caller send no caller tag and share one anonymous thread.
 type Engine struct {
 	port    retrieval.Engine
-	tags    domain.EngineTags
+	tags    knowledge.EngineTags
 	history int
 	now     func() time.Time
 
@@ -57,7 +58,7 @@ type Engine struct {
 // turn, so a caller's turns reach the engine in order.
 type engineThread struct {
 	mu    sync.Mutex
-	turns []domain.Turn
+	turns []knowledge.Turn
 	used  uint64 // Engine.clock at its last turn, for dropping the oldest thread
 }
 
@@ -83,7 +84,7 @@ func New(port retrieval.Engine, cfg Config) *Engine {
 	}
 	return &Engine{
 		port:    port,
-		tags:    domain.EngineTags{Session: session, Project: strings.TrimSpace(cfg.Project)},
+		tags:    knowledge.EngineTags{Session: session, Project: strings.TrimSpace(cfg.Project)},
 		history: history,
 		now:     now,
 		threads: map[string]*engineThread{},
@@ -103,7 +104,7 @@ func NewSessionID() string {
 // Session is the session id this engine tags its calls with.
 func (e *Engine) Session() string { return e.tags.Session }
 
-func (e *Engine) tagsFor(caller string) domain.EngineTags {
+func (e *Engine) tagsFor(caller string) knowledge.EngineTags {
 	t := e.tags
 	t.Caller = strings.TrimSpace(caller)
 	return t
@@ -122,7 +123,7 @@ func (e *Engine) Brief(ctx context.Context, caller, task string) (string, error)
 	if err := engineRequired("task", task, "say what you are about to do"); err != nil {
 		return "", err
 	}
-	a, err := e.port.Brief(ctx, domain.BriefQuery{Task: task, Tags: e.tagsFor(caller)})
+	a, err := e.port.Brief(ctx, knowledge.BriefQuery{Task: task, Tags: e.tagsFor(caller)})
 	if err != nil {
 		return "", err
 	}
@@ -135,7 +136,7 @@ func (e *Engine) Locate(ctx context.Context, caller, query string) (string, erro
 	if err := engineRequired("query", query, "name a function, route, config key, entry or file"); err != nil {
 		return "", err
 	}
-	loc, err := e.port.Locate(ctx, domain.LocateQuery{Query: query, Limit: LocateLimit, Tags: e.tagsFor(caller)})
+	loc, err := e.port.Locate(ctx, knowledge.LocateQuery{Query: query, Limit: LocateLimit, Tags: e.tagsFor(caller)})
 	if err != nil {
 		return "", err
 	}
@@ -147,7 +148,7 @@ func (e *Engine) Ask(ctx context.Context, caller, query string) (string, error) 
 	if err := engineRequired("query", query, "ask a question"); err != nil {
 		return "", err
 	}
-	a, err := e.port.Ask(ctx, domain.AskQuery{Query: query, Tags: e.tagsFor(caller)})
+	a, err := e.port.Ask(ctx, knowledge.AskQuery{Query: query, Tags: e.tagsFor(caller)})
 	if err != nil {
 		return "", err
 	}
@@ -171,15 +172,15 @@ func (e *Engine) Discuss(ctx context.Context, caller, message string, reset bool
 		}
 		return "", engineRequired("message", message, "write your message, or pass reset=true to start over")
 	}
-	history := append([]domain.Turn(nil), th.turns...)
-	a, err := e.port.Ask(ctx, domain.AskQuery{Query: message, History: history, Tags: e.tagsFor(caller)})
+	history := append([]knowledge.Turn(nil), th.turns...)
+	a, err := e.port.Ask(ctx, knowledge.AskQuery{Query: message, History: history, Tags: e.tagsFor(caller)})
 	if err != nil {
 		return "", err
 	}
 	if a.Busy == nil {
-		th.turns = append(th.turns, domain.Turn{Role: "user", Content: message}, domain.Turn{Role: "assistant", Content: a.Text})
+		th.turns = append(th.turns, knowledge.Turn{Role: "user", Content: message}, knowledge.Turn{Role: "assistant", Content: a.Text})
 		if over := len(th.turns) - e.history; over > 0 {
-			th.turns = append([]domain.Turn(nil), th.turns[over:]...)
+			th.turns = append([]knowledge.Turn(nil), th.turns[over:]...)
 		}
 	}
 	return renderEngineAnswer(a), nil
@@ -239,7 +240,7 @@ func (e *Engine) Tell(ctx context.Context, caller, subject, info string) (string
 		engineRequired("info", info, "write what the engine should know")); err != nil {
 		return "", err
 	}
-	r, err := e.port.Tell(ctx, domain.Tell{Subject: subject, Info: info, Tags: e.tagsFor(caller)})
+	r, err := e.port.Tell(ctx, knowledge.Tell{Subject: subject, Info: info, Tags: e.tagsFor(caller)})
 	if err != nil {
 		return "", err
 	}
@@ -252,7 +253,7 @@ func (e *Engine) Gap(ctx context.Context, caller, subject, missing string) (stri
 		engineRequired("missing", missing, "say what the engine could not answer")); err != nil {
 		return "", err
 	}
-	r, err := e.port.Gap(ctx, domain.Gap{Subject: subject, Missing: missing, Tags: e.tagsFor(caller)})
+	r, err := e.port.Gap(ctx, knowledge.Gap{Subject: subject, Missing: missing, Tags: e.tagsFor(caller)})
 	if err != nil {
 		return "", err
 	}
@@ -293,7 +294,7 @@ func (e *Engine) Guide(ctx context.Context, caller string, g Guide) (string, err
 			return strings.Join(out, "\n"), nil
 		}
 	}
-	r, err := e.port.Guide(ctx, domain.Guidance{Text: g.Text, Exclude: g.Exclude, Expect: g.Expect, Tags: e.tagsFor(caller)})
+	r, err := e.port.Guide(ctx, knowledge.Guidance{Text: g.Text, Exclude: g.Exclude, Expect: g.Expect, Tags: e.tagsFor(caller)})
 	if err != nil {
 		return "", err
 	}
@@ -306,7 +307,7 @@ func (e *Engine) Guide(ctx context.Context, caller string, g Guide) (string, err
 // EngineGuideRejected is the engine's refusal of guidance. Its message
 // holds the engine's reason and reply, so the agent can fix and retry.
 type GuideRejected struct {
-	Receipt domain.GuidanceReceipt
+	Receipt knowledge.GuidanceReceipt
 }
 
 func (e *GuideRejected) Error() string {
@@ -326,7 +327,7 @@ func (e *GuideRejected) Error() string {
 	return b.String()
 }
 
-func guideRejection(r domain.GuidanceReceipt) error { return &GuideRejected{Receipt: r} }
+func guideRejection(r knowledge.GuidanceReceipt) error { return &GuideRejected{Receipt: r} }
 
 // SessionLog is librarian_session_log: what this session's callers asked and
 // were served, up to limit rows (0: EngineSessionLogLimit).

@@ -16,6 +16,7 @@ import (
 
 	. "github.com/librarian/librarian/app/engine"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/retrieval"
 )
 
@@ -39,17 +40,17 @@ type fakeEnginePort struct {
 	mu    sync.Mutex
 	calls []any // the domain requests, in order
 
-	answer       domain.EngineAnswer
-	locations    domain.Locations
-	dependencies domain.Dependencies
-	status       domain.EngineStatus
-	receipt      domain.Receipt
-	guide        domain.GuidanceReceipt
+	answer       knowledge.EngineAnswer
+	locations    knowledge.Locations
+	dependencies knowledge.Dependencies
+	status       knowledge.EngineStatus
+	receipt      knowledge.Receipt
+	guide        knowledge.GuidanceReceipt
 	cleared      bool
-	rows         []domain.Interaction
+	rows         []knowledge.Interaction
 	err          error
 	// onAsk, when set, answers Ask instead of answer.
-	onAsk func(domain.AskQuery) (domain.EngineAnswer, error)
+	onAsk func(knowledge.AskQuery) (knowledge.EngineAnswer, error)
 }
 
 var _ retrieval.Engine = (*fakeEnginePort)(nil)
@@ -74,12 +75,12 @@ type portInteractionsCall struct {
 type portDependsCall struct{ EntryID string }
 type portStatusCall struct{}
 
-func (f *fakeEnginePort) Brief(_ context.Context, q domain.BriefQuery) (domain.EngineAnswer, error) {
+func (f *fakeEnginePort) Brief(_ context.Context, q knowledge.BriefQuery) (knowledge.EngineAnswer, error) {
 	f.record(q)
 	return f.answer, f.err
 }
 
-func (f *fakeEnginePort) Ask(_ context.Context, q domain.AskQuery) (domain.EngineAnswer, error) {
+func (f *fakeEnginePort) Ask(_ context.Context, q knowledge.AskQuery) (knowledge.EngineAnswer, error) {
 	f.record(q)
 	if f.onAsk != nil {
 		return f.onAsk(q)
@@ -87,32 +88,32 @@ func (f *fakeEnginePort) Ask(_ context.Context, q domain.AskQuery) (domain.Engin
 	return f.answer, f.err
 }
 
-func (f *fakeEnginePort) Locate(_ context.Context, q domain.LocateQuery) (domain.Locations, error) {
+func (f *fakeEnginePort) Locate(_ context.Context, q knowledge.LocateQuery) (knowledge.Locations, error) {
 	f.record(q)
 	return f.locations, f.err
 }
 
-func (f *fakeEnginePort) Depends(_ context.Context, id string) (domain.Dependencies, error) {
+func (f *fakeEnginePort) Depends(_ context.Context, id string) (knowledge.Dependencies, error) {
 	f.record(portDependsCall{id})
 	return f.dependencies, f.err
 }
 
-func (f *fakeEnginePort) Status(context.Context) (domain.EngineStatus, error) {
+func (f *fakeEnginePort) Status(context.Context) (knowledge.EngineStatus, error) {
 	f.record(portStatusCall{})
 	return f.status, f.err
 }
 
-func (f *fakeEnginePort) Tell(_ context.Context, t domain.Tell) (domain.Receipt, error) {
+func (f *fakeEnginePort) Tell(_ context.Context, t knowledge.Tell) (knowledge.Receipt, error) {
 	f.record(t)
 	return f.receipt, f.err
 }
 
-func (f *fakeEnginePort) Gap(_ context.Context, g domain.Gap) (domain.Receipt, error) {
+func (f *fakeEnginePort) Gap(_ context.Context, g knowledge.Gap) (knowledge.Receipt, error) {
 	f.record(g)
 	return f.receipt, f.err
 }
 
-func (f *fakeEnginePort) Guide(_ context.Context, g domain.Guidance) (domain.GuidanceReceipt, error) {
+func (f *fakeEnginePort) Guide(_ context.Context, g knowledge.Guidance) (knowledge.GuidanceReceipt, error) {
 	f.record(g)
 	return f.guide, f.err
 }
@@ -122,7 +123,7 @@ func (f *fakeEnginePort) ClearGuide(_ context.Context, session string) (bool, er
 	return f.cleared, f.err
 }
 
-func (f *fakeEnginePort) Interactions(_ context.Context, session string, limit int) ([]domain.Interaction, error) {
+func (f *fakeEnginePort) Interactions(_ context.Context, session string, limit int) ([]knowledge.Interaction, error) {
 	f.record(portInteractionsCall{session, limit})
 	return f.rows, f.err
 }
@@ -145,36 +146,36 @@ func TestNewEngineSession(t *testing.T) {
 // the adapter decides where each goes.
 func TestEngineTagsAndRequests(t *testing.T) {
 	ctx := context.Background()
-	full := domain.EngineTags{Session: "sess-42", Project: "shop", Caller: "worker-2"}
-	noCaller := domain.EngineTags{Session: "sess-42", Project: "shop"}
+	full := knowledge.EngineTags{Session: "sess-42", Project: "shop", Caller: "worker-2"}
+	noCaller := knowledge.EngineTags{Session: "sess-42", Project: "shop"}
 	cases := []struct {
 		name string
 		call func(*Engine) (string, error)
 		want []any
 	}{
 		{"brief", func(e *Engine) (string, error) { return e.Brief(ctx, " worker-2 ", "add rate limiting") },
-			[]any{domain.BriefQuery{Task: "add rate limiting", Tags: full}}},
+			[]any{knowledge.BriefQuery{Task: "add rate limiting", Tags: full}}},
 		{"brief without caller", func(e *Engine) (string, error) { return e.Brief(ctx, "", "t") },
-			[]any{domain.BriefQuery{Task: "t", Tags: noCaller}}},
+			[]any{knowledge.BriefQuery{Task: "t", Tags: noCaller}}},
 		{"locate asks for 10", func(e *Engine) (string, error) { return e.Locate(ctx, "worker-2", "auth middleware") },
-			[]any{domain.LocateQuery{Query: "auth middleware", Limit: 10, Tags: full}}},
+			[]any{knowledge.LocateQuery{Query: "auth middleware", Limit: 10, Tags: full}}},
 		{"ask", func(e *Engine) (string, error) { return e.Ask(ctx, "worker-2", "where are sessions?") },
-			[]any{domain.AskQuery{Query: "where are sessions?", Tags: full}}},
+			[]any{knowledge.AskQuery{Query: "where are sessions?", Tags: full}}},
 		{"depends", func(e *Engine) (string, error) { return e.Depends(ctx, "auth-middleware") },
 			[]any{portDependsCall{"auth-middleware"}}},
 		{"status", func(e *Engine) (string, error) { return e.Status(ctx) }, []any{portStatusCall{}}},
 		{"tell", func(e *Engine) (string, error) { return e.Tell(ctx, "worker-2", "sessions", "moved to redis") },
-			[]any{domain.Tell{Subject: "sessions", Info: "moved to redis", Tags: full}}},
+			[]any{knowledge.Tell{Subject: "sessions", Info: "moved to redis", Tags: full}}},
 		{"gap", func(e *Engine) (string, error) { return e.Gap(ctx, "", "billing", "invoice rendering") },
-			[]any{domain.Gap{Subject: "billing", Missing: "invoice rendering", Tags: noCaller}}},
+			[]any{knowledge.Gap{Subject: "billing", Missing: "invoice rendering", Tags: noCaller}}},
 		{"guide", func(e *Engine) (string, error) {
 			return e.Guide(ctx, "lead", Guide{Text: "prefer v2", Exclude: []string{"legacy/"}, Expect: "session_store.py"})
-		}, []any{domain.Guidance{Text: "prefer v2", Exclude: []string{"legacy/"}, Expect: "session_store.py",
-			Tags: domain.EngineTags{Session: "sess-42", Project: "shop", Caller: "lead"}}}},
+		}, []any{knowledge.Guidance{Text: "prefer v2", Exclude: []string{"legacy/"}, Expect: "session_store.py",
+			Tags: knowledge.EngineTags{Session: "sess-42", Project: "shop", Caller: "lead"}}}},
 		{"guide reset only", func(e *Engine) (string, error) { return e.Guide(ctx, "lead", Guide{Reset: true}) },
 			[]any{portClearCall{"sess-42"}}},
 		{"guide reset and replace", func(e *Engine) (string, error) { return e.Guide(ctx, "", Guide{Text: "new", Reset: true}) },
-			[]any{portClearCall{"sess-42"}, domain.Guidance{Text: "new", Tags: noCaller}}},
+			[]any{portClearCall{"sess-42"}, knowledge.Guidance{Text: "new", Tags: noCaller}}},
 		{"session log default limit", func(e *Engine) (string, error) { return e.SessionLog(ctx, 0) },
 			[]any{portInteractionsCall{"sess-42", 20}}},
 		{"session log limit", func(e *Engine) (string, error) { return e.SessionLog(ctx, 5) },
@@ -182,7 +183,7 @@ func TestEngineTagsAndRequests(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			port := &fakeEnginePort{guide: domain.GuidanceReceipt{Stored: true}, status: domain.EngineStatus{JSON: []byte("{}")}}
+			port := &fakeEnginePort{guide: knowledge.GuidanceReceipt{Stored: true}, status: knowledge.EngineStatus{JSON: []byte("{}")}}
 			if _, err := tc.call(New(port, engineTestConfig)); err != nil {
 				t.Fatalf("call: %v", err)
 			}
@@ -224,7 +225,7 @@ func TestEngineInvalidArguments(t *testing.T) {
 
 // Engine errors reach the caller unchanged, so the MCP edge can show them.
 func TestEngineErrorsPassThrough(t *testing.T) {
-	want := fmt.Errorf("%w at http://127.0.0.1:8000: ...", domain.ErrEngineUnreachable)
+	want := fmt.Errorf("%w at http://127.0.0.1:8000: ...", knowledge.ErrEngineUnreachable)
 	e := New(&fakeEnginePort{err: want}, engineTestConfig)
 	ctx := context.Background()
 	for name, call := range map[string]func() (string, error){
@@ -244,14 +245,14 @@ func TestEngineErrorsPassThrough(t *testing.T) {
 func TestDiscussKeepsOneHistoryPerCaller(t *testing.T) {
 	ctx := context.Background()
 	port := &fakeEnginePort{}
-	port.onAsk = func(q domain.AskQuery) (domain.EngineAnswer, error) {
+	port.onAsk = func(q knowledge.AskQuery) (knowledge.EngineAnswer, error) {
 		if q.Query == "busy?" {
-			return domain.EngineAnswer{Busy: &domain.Busy{}}, nil
+			return knowledge.EngineAnswer{Busy: &knowledge.Busy{}}, nil
 		}
 		if q.Query == "fail" {
-			return domain.EngineAnswer{}, domain.ErrEngineSlow
+			return knowledge.EngineAnswer{}, knowledge.ErrEngineSlow
 		}
-		return domain.EngineAnswer{Text: "re: " + q.Query}, nil
+		return knowledge.EngineAnswer{Text: "re: " + q.Query}, nil
 	}
 	e := New(port, Config{Session: "s", HistoryMessages: 4})
 	say := func(caller, msg string, reset bool) {
@@ -268,21 +269,21 @@ func TestDiscussKeepsOneHistoryPerCaller(t *testing.T) {
 	say("b", "again", false)
 	say("a", "fresh", true) // reset, then a new first turn
 
-	turn := func(role, content string) domain.Turn { return domain.Turn{Role: role, Content: content} }
+	turn := func(role, content string) knowledge.Turn { return knowledge.Turn{Role: role, Content: content} }
 	var got []string
 	for _, c := range port.recorded() {
-		q := c.(domain.AskQuery)
+		q := c.(knowledge.AskQuery)
 		got = append(got, fmt.Sprintf("%s %s %v", q.Tags.Caller, q.Query, q.History))
 	}
 	want := []string{
-		fmt.Sprintf("a one %v", []domain.Turn(nil)),
-		fmt.Sprintf("b hello %v", []domain.Turn(nil)),
-		fmt.Sprintf("a two %v", []domain.Turn{turn("user", "one"), turn("assistant", "re: one")}),
-		fmt.Sprintf("a busy? %v", []domain.Turn{turn("user", "one"), turn("assistant", "re: one"), turn("user", "two"), turn("assistant", "re: two")}),
-		fmt.Sprintf("a fail %v", []domain.Turn{turn("user", "one"), turn("assistant", "re: one"), turn("user", "two"), turn("assistant", "re: two")}),
-		fmt.Sprintf("a three %v", []domain.Turn{turn("user", "one"), turn("assistant", "re: one"), turn("user", "two"), turn("assistant", "re: two")}),
-		fmt.Sprintf("b again %v", []domain.Turn(nil)),
-		fmt.Sprintf("a fresh %v", []domain.Turn(nil)),
+		fmt.Sprintf("a one %v", []knowledge.Turn(nil)),
+		fmt.Sprintf("b hello %v", []knowledge.Turn(nil)),
+		fmt.Sprintf("a two %v", []knowledge.Turn{turn("user", "one"), turn("assistant", "re: one")}),
+		fmt.Sprintf("a busy? %v", []knowledge.Turn{turn("user", "one"), turn("assistant", "re: one"), turn("user", "two"), turn("assistant", "re: two")}),
+		fmt.Sprintf("a fail %v", []knowledge.Turn{turn("user", "one"), turn("assistant", "re: one"), turn("user", "two"), turn("assistant", "re: two")}),
+		fmt.Sprintf("a three %v", []knowledge.Turn{turn("user", "one"), turn("assistant", "re: one"), turn("user", "two"), turn("assistant", "re: two")}),
+		fmt.Sprintf("b again %v", []knowledge.Turn(nil)),
+		fmt.Sprintf("a fresh %v", []knowledge.Turn(nil)),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("asks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -293,8 +294,8 @@ func TestDiscussKeepsOneHistoryPerCaller(t *testing.T) {
 	for _, m := range []string{"one", "two", "three", "four"} {
 		e2.Discuss(ctx, "", m, false)
 	}
-	last := port.recorded()[3].(domain.AskQuery)
-	wantLast := []domain.Turn{turn("user", "two"), turn("assistant", "re: two"), turn("user", "three"), turn("assistant", "re: three")}
+	last := port.recorded()[3].(knowledge.AskQuery)
+	wantLast := []knowledge.Turn{turn("user", "two"), turn("assistant", "re: two"), turn("user", "three"), turn("assistant", "re: three")}
 	if !reflect.DeepEqual(last.History, wantLast) {
 		t.Errorf("capped history = %v, want %v", last.History, wantLast)
 	}
@@ -310,13 +311,13 @@ func TestDiscussResetAnswer(t *testing.T) {
 // Callers discuss at once without mixing threads (run with -race).
 func TestDiscussConcurrentCallers(t *testing.T) {
 	port := &fakeEnginePort{}
-	port.onAsk = func(q domain.AskQuery) (domain.EngineAnswer, error) {
+	port.onAsk = func(q knowledge.AskQuery) (knowledge.EngineAnswer, error) {
 		for _, turn := range q.History {
 			if turn.Role == "user" && !strings.HasPrefix(turn.Content, q.Tags.Caller+":") {
-				return domain.EngineAnswer{}, fmt.Errorf("caller %s got %q in its history", q.Tags.Caller, turn.Content)
+				return knowledge.EngineAnswer{}, fmt.Errorf("caller %s got %q in its history", q.Tags.Caller, turn.Content)
 			}
 		}
-		return domain.EngineAnswer{Text: "ok"}, nil
+		return knowledge.EngineAnswer{Text: "ok"}, nil
 	}
 	e := New(port, engineTestConfig)
 	var wg sync.WaitGroup
@@ -336,7 +337,7 @@ func TestDiscussConcurrentCallers(t *testing.T) {
 }
 
 func TestGuideRejection(t *testing.T) {
-	port := &fakeEnginePort{guide: domain.GuidanceReceipt{Status: 422, Reason: "exclude matches every hit",
+	port := &fakeEnginePort{guide: knowledge.GuidanceReceipt{Status: 422, Reason: "exclude matches every hit",
 		Body: []byte(`{"reason": "exclude matches every hit"}`)}}
 	_, err := New(port, engineTestConfig).Guide(context.Background(), "", Guide{Text: "x", Exclude: []string{"*"}})
 	var rej *GuideRejected
@@ -347,7 +348,7 @@ func TestGuideRejection(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("error text:\n%s\nwant:\n%s", err, want)
 	}
-	port.guide = domain.GuidanceReceipt{Reason: "locked", Body: []byte(`{"stored": false, "reason": "locked"}`)}
+	port.guide = knowledge.GuidanceReceipt{Reason: "locked", Body: []byte(`{"stored": false, "reason": "locked"}`)}
 	_, err = New(port, engineTestConfig).Guide(context.Background(), "", Guide{Text: "x"})
 	want = "the engine did not store the guidance: locked\nengine reply: {\"stored\": false, \"reason\": \"locked\"}"
 	if err == nil || err.Error() != want {
@@ -357,7 +358,7 @@ func TestGuideRejection(t *testing.T) {
 
 // engineSeedLocate is seed 004's example reply, and engineSeedRendering its text.
 var (
-	engineSeedLocate = domain.Locations{Source: "index", Hits: []domain.Hit{
+	engineSeedLocate = knowledge.Locations{Source: "index", Hits: []knowledge.Hit{
 		{Kind: "function", Name: "require_session", File: "src/web/auth_middleware.py", Line: 24, Signature: "(request)"},
 		{Kind: "entry", Name: "auth-middleware", DependsOn: []string{"session-store"}},
 	}}
@@ -381,69 +382,69 @@ var engineBuilt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func TestEngineRenderingGolden(t *testing.T) {
 	ctx := context.Background()
 	now := engineBuilt.Add(2*time.Hour + 5*time.Minute + 3*time.Second)
-	locate := func(query string, loc domain.Locations) func() (string, error) {
+	locate := func(query string, loc knowledge.Locations) func() (string, error) {
 		return func() (string, error) {
 			return New(&fakeEnginePort{locations: loc}, engineTestConfig).Locate(ctx, "", query)
 		}
 	}
-	ask := func(a domain.EngineAnswer) func() (string, error) {
+	ask := func(a knowledge.EngineAnswer) func() (string, error) {
 		return func() (string, error) {
 			return New(&fakeEnginePort{answer: a}, engineTestConfig).Ask(ctx, "", "q")
 		}
 	}
-	depends := func(id string, d domain.Dependencies) func() (string, error) {
+	depends := func(id string, d knowledge.Dependencies) func() (string, error) {
 		return func() (string, error) {
 			return New(&fakeEnginePort{dependencies: d}, engineTestConfig).Depends(ctx, id)
 		}
 	}
-	status := func(s domain.EngineStatus, now time.Time) func() (string, error) {
+	status := func(s knowledge.EngineStatus, now time.Time) func() (string, error) {
 		return func() (string, error) {
 			return New(&fakeEnginePort{status: s}, Config{Session: "s", Now: func() time.Time { return now }}).Status(ctx)
 		}
 	}
-	guide := func(r domain.GuidanceReceipt) func() (string, error) {
+	guide := func(r knowledge.GuidanceReceipt) func() (string, error) {
 		return func() (string, error) {
 			return New(&fakeEnginePort{guide: r}, engineTestConfig).Guide(ctx, "", Guide{Text: "t"})
 		}
 	}
-	log := func(rows []domain.Interaction) func() (string, error) {
+	log := func(rows []knowledge.Interaction) func() (string, error) {
 		return func() (string, error) {
 			return New(&fakeEnginePort{rows: rows}, engineTestConfig).SessionLog(ctx, 0)
 		}
 	}
 	cases := map[string]func() (string, error){
 		"locate_seed": locate("auth middleware", engineSeedLocate),
-		"locate_every_field": locate("login", domain.Locations{Source: "fts", ExcludedHits: 2, Footer: "Tip: narrow with a file name.",
-			Hits: []domain.Hit{
+		"locate_every_field": locate("login", knowledge.Locations{Source: "fts", ExcludedHits: 2, Footer: "Tip: narrow with a file name.",
+			Hits: []knowledge.Hit{
 				{Kind: "route", Name: "POST /login", File: "src/web/routes.py", Line: 88, Stale: true},
 				{Kind: "file", Name: "login.html", File: "templates/login.html"},
 				{Kind: "entry", Name: "billing", DependsOn: []string{"invoices", "tax-rules"}},
 				{Kind: "entry", Name: "orphan"},
 			}}),
-		"locate_no_hits":       locate("quantum flux", domain.Locations{Source: "index", ExcludedHits: 1}),
-		"locate_no_source":     locate("x", domain.Locations{Hits: []domain.Hit{{Kind: "config", Name: "SESSION_TTL", File: "settings.toml", Line: 3}}}),
-		"brief":                ask(domain.EngineAnswer{Text: "Reuse require_session.\nMissing: rate limiter.\n"}),
-		"ask_provider":         ask(domain.EngineAnswer{Text: "Sessions live in redis.", Provider: "qwen-32b"}),
-		"busy_full":            ask(domain.EngineAnswer{Busy: &domain.Busy{Position: 3, HasPosition: true, ETA: 42500 * time.Millisecond, HasETA: true}}),
-		"busy_minutes":         ask(domain.EngineAnswer{Busy: &domain.Busy{ETA: 5 * time.Minute, HasETA: true}}),
-		"busy_bare":            ask(domain.EngineAnswer{Busy: &domain.Busy{}}),
-		"depends":              depends("auth-middleware", domain.Dependencies{Dependents: []string{"login-route", "logout-route"}, DependsOn: []string{"session-store"}}),
-		"depends_none":         depends("leaf", domain.Dependencies{}),
-		"status":               status(domain.EngineStatus{JSON: []byte(`{"ok":true,"index":{"built_at":1767225600,"files":128}}`), IndexBuiltAt: engineBuilt}, now),
-		"status_days":          status(domain.EngineStatus{JSON: []byte(`{"index":{"built_at":1767225600}}`), IndexBuiltAt: engineBuilt}, engineBuilt.Add(76*time.Hour)),
-		"status_no_built_at":   status(domain.EngineStatus{JSON: []byte(`["up", 3]`)}, now),
-		"status_future":        status(domain.EngineStatus{JSON: []byte(`{}`), IndexBuiltAt: now.Add(90 * time.Second)}, now),
-		"guide_stored":         guide(domain.GuidanceReceipt{Stored: true, Version: "3", ExpiresAt: domain.Moment{At: engineBuilt.Add(time.Hour)}}),
-		"guide_stored_bare":    guide(domain.GuidanceReceipt{Stored: true}),
-		"guide_stored_textual": guide(domain.GuidanceReceipt{Stored: true, Version: "v7", ExpiresAt: domain.Moment{Text: "end of session"}}),
-		"session_log": log([]domain.Interaction{
-			{At: domain.Moment{At: engineBuilt}, Caller: "worker-2", Kind: "locate", GuidanceVersion: "3", ExcludedHits: 1, Query: "auth middleware",
+		"locate_no_hits":       locate("quantum flux", knowledge.Locations{Source: "index", ExcludedHits: 1}),
+		"locate_no_source":     locate("x", knowledge.Locations{Hits: []knowledge.Hit{{Kind: "config", Name: "SESSION_TTL", File: "settings.toml", Line: 3}}}),
+		"brief":                ask(knowledge.EngineAnswer{Text: "Reuse require_session.\nMissing: rate limiter.\n"}),
+		"ask_provider":         ask(knowledge.EngineAnswer{Text: "Sessions live in redis.", Provider: "qwen-32b"}),
+		"busy_full":            ask(knowledge.EngineAnswer{Busy: &knowledge.Busy{Position: 3, HasPosition: true, ETA: 42500 * time.Millisecond, HasETA: true}}),
+		"busy_minutes":         ask(knowledge.EngineAnswer{Busy: &knowledge.Busy{ETA: 5 * time.Minute, HasETA: true}}),
+		"busy_bare":            ask(knowledge.EngineAnswer{Busy: &knowledge.Busy{}}),
+		"depends":              depends("auth-middleware", knowledge.Dependencies{Dependents: []string{"login-route", "logout-route"}, DependsOn: []string{"session-store"}}),
+		"depends_none":         depends("leaf", knowledge.Dependencies{}),
+		"status":               status(knowledge.EngineStatus{JSON: []byte(`{"ok":true,"index":{"built_at":1767225600,"files":128}}`), IndexBuiltAt: engineBuilt}, now),
+		"status_days":          status(knowledge.EngineStatus{JSON: []byte(`{"index":{"built_at":1767225600}}`), IndexBuiltAt: engineBuilt}, engineBuilt.Add(76*time.Hour)),
+		"status_no_built_at":   status(knowledge.EngineStatus{JSON: []byte(`["up", 3]`)}, now),
+		"status_future":        status(knowledge.EngineStatus{JSON: []byte(`{}`), IndexBuiltAt: now.Add(90 * time.Second)}, now),
+		"guide_stored":         guide(knowledge.GuidanceReceipt{Stored: true, Version: "3", ExpiresAt: knowledge.Moment{At: engineBuilt.Add(time.Hour)}}),
+		"guide_stored_bare":    guide(knowledge.GuidanceReceipt{Stored: true}),
+		"guide_stored_textual": guide(knowledge.GuidanceReceipt{Stored: true, Version: "v7", ExpiresAt: knowledge.Moment{Text: "end of session"}}),
+		"session_log": log([]knowledge.Interaction{
+			{At: knowledge.Moment{At: engineBuilt}, Caller: "worker-2", Kind: "locate", GuidanceVersion: "3", ExcludedHits: 1, Query: "auth middleware",
 				Served: []string{"src/web/auth_middleware.py:24", `{"name":"auth-middleware"}`}, Provider: "index", Session: "sess-42"},
-			{At: domain.Moment{Text: "yesterday"}, Kind: "ask", Query: "where do \"sessions\" live?", Provider: "qwen-32b"},
+			{At: knowledge.Moment{Text: "yesterday"}, Kind: "ask", Query: "where do \"sessions\" live?", Provider: "qwen-32b"},
 			{Caller: "worker-3", Session: "other-session"},
 			{},
 		}),
-		"session_log_one":   log([]domain.Interaction{{Kind: "brief", Query: "add rate limiting"}}),
+		"session_log_one":   log([]knowledge.Interaction{{Kind: "brief", Query: "add rate limiting"}}),
 		"session_log_empty": log(nil),
 	}
 	for name, call := range cases {
@@ -478,13 +479,13 @@ func TestEngineAnswersAreRendered(t *testing.T) {
 	ctx := context.Background()
 	port := &fakeEnginePort{
 		locations:    engineSeedLocate,
-		answer:       domain.EngineAnswer{Text: "Sessions live in redis.", Provider: "qwen-32b"},
-		dependencies: domain.Dependencies{DependsOn: []string{"session-store"}},
-		status:       domain.EngineStatus{JSON: []byte(`{}`), IndexBuiltAt: engineBuilt},
-		receipt:      domain.Receipt{Stored: "note 17"},
-		guide:        domain.GuidanceReceipt{Stored: true, Version: "2"},
+		answer:       knowledge.EngineAnswer{Text: "Sessions live in redis.", Provider: "qwen-32b"},
+		dependencies: knowledge.Dependencies{DependsOn: []string{"session-store"}},
+		status:       knowledge.EngineStatus{JSON: []byte(`{}`), IndexBuiltAt: engineBuilt},
+		receipt:      knowledge.Receipt{Stored: "note 17"},
+		guide:        knowledge.GuidanceReceipt{Stored: true, Version: "2"},
 		cleared:      true,
-		rows:         []domain.Interaction{{Kind: "ask", Query: "q"}},
+		rows:         []knowledge.Interaction{{Kind: "ask", Query: "q"}},
 	}
 	e := New(port, Config{Session: "s", Now: func() time.Time { return engineBuilt.Add(90 * time.Minute) }})
 	for _, tc := range []struct {

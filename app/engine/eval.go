@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/domain/wording"
 )
 
@@ -253,7 +254,7 @@ func RunEvalQuestions(ctx context.Context, questions []EvalQuestion, answer Eval
 			res.Err = fmt.Errorf("not asked: %w", stop)
 		default:
 			res.Answer, res.Err = answer(ctx, q)
-			if errors.Is(res.Err, domain.ErrEngineUnreachable) {
+			if errors.Is(res.Err, knowledge.ErrEngineUnreachable) {
 				stop = errors.New("the engine was unreachable")
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	. "github.com/librarian/librarian/app/engine"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 )
 
 // The shipped eval files, at the module root.
@@ -193,7 +194,7 @@ func TestEvalStopsAskingAnUnreachableEngine(t *testing.T) {
 	asked := 0
 	r := RunEvalQuestions(context.Background(), qs, func(context.Context, EvalQuestion) (string, error) {
 		asked++
-		return "", fmt.Errorf("%w at http://127.0.0.1:8000", domain.ErrEngineUnreachable)
+		return "", fmt.Errorf("%w at http://127.0.0.1:8000", knowledge.ErrEngineUnreachable)
 	})
 	if asked != 1 || r.Passed() != 0 || len(r.Results) != 22 {
 		t.Errorf("asked %d, passed %d of %d; want 1 asked, 0 of 22 passed", asked, r.Passed(), len(r.Results))
@@ -206,20 +207,20 @@ func TestEvalStopsAskingAnUnreachableEngine(t *testing.T) {
 // Each skill runs the matching tool.
 func TestEvalAnswerRunsTheSkill(t *testing.T) {
 	port := &fakeEnginePort{
-		locations:    domain.Locations{Source: "index", Hits: []domain.Hit{{Kind: "function", Name: "f", File: "a.py", Line: 1}}},
-		answer:       domain.EngineAnswer{Text: "text"},
-		dependencies: domain.Dependencies{DependsOn: []string{"d"}},
+		locations:    knowledge.Locations{Source: "index", Hits: []knowledge.Hit{{Kind: "function", Name: "f", File: "a.py", Line: 1}}},
+		answer:       knowledge.EngineAnswer{Text: "text"},
+		dependencies: knowledge.Dependencies{DependsOn: []string{"d"}},
 	}
 	e := New(port, engineTestConfig)
-	tags := domain.EngineTags{Session: "sess-42", Project: "shop"}
+	tags := knowledge.EngineTags{Session: "sess-42", Project: "shop"}
 	for _, tc := range []struct {
 		skill string
 		want  string
 		call  any
 	}{
-		{"locate", "Locations for 'q' (source: index):\n- [function] f -> a.py:1", domain.LocateQuery{Query: "q", Limit: 10, Tags: tags}},
-		{"ask_librarian", "text", domain.AskQuery{Query: "q", Tags: tags}},
-		{"brief", "text", domain.BriefQuery{Task: "q", Tags: tags}},
+		{"locate", "Locations for 'q' (source: index):\n- [function] f -> a.py:1", knowledge.LocateQuery{Query: "q", Limit: 10, Tags: tags}},
+		{"ask_librarian", "text", knowledge.AskQuery{Query: "q", Tags: tags}},
+		{"brief", "text", knowledge.BriefQuery{Task: "q", Tags: tags}},
 		{"depends", "Dependencies of 'q':\ndepends_on (1):\n- d\ndependents: none", portDependsCall{"q"}},
 	} {
 		port.calls = nil

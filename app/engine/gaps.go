@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/domain/wording"
 )
 
@@ -13,7 +14,7 @@ import (
 // (the local engine keeps them in its journal; a remote engine keeps its
 // own, out of reach).
 type GapLister interface {
-	Gaps(ctx context.Context, limit int) ([]domain.Knowledge, error)
+	Gaps(ctx context.Context, limit int) ([]knowledge.Knowledge, error)
 }
 
 // Gaps is `librarian gaps`: the gaps agents reported with librarian_gap,
@@ -33,7 +34,7 @@ func (e *Engine) Gaps(ctx context.Context, limit int) (string, error) {
 	return renderGaps(gaps), nil
 }
 
-func renderGaps(gaps []domain.Knowledge) string {
+func renderGaps(gaps []knowledge.Knowledge) string {
 	if len(gaps) == 0 {
 		return "No gaps recorded."
 	}

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 )
 
 // Rendering: pure functions from the engine's values to the text an agent
 // reads. renderLocations follows seed 004's example to the character.
 
-func renderEngineAnswer(a domain.EngineAnswer) string {
+func renderEngineAnswer(a knowledge.EngineAnswer) string {
 	if a.Busy != nil {
 		return renderBusy(*a.Busy)
 	}
@@ -25,7 +25,7 @@ func renderEngineAnswer(a domain.EngineAnswer) string {
 	return text
 }
 
-func renderBusy(b domain.Busy) string {
+func renderBusy(b knowledge.Busy) string {
 	var s strings.Builder
 	s.WriteString("The engine is busy and did not answer.")
 	if b.HasPosition {
@@ -56,7 +56,7 @@ func engineDuration(d time.Duration) string {
 	}
 }
 
-func renderLocations(query string, loc domain.Locations) string {
+func renderLocations(query string, loc knowledge.Locations) string {
 	var b strings.Builder
 	source := loc.Source
 	if source == "" {
@@ -98,7 +98,7 @@ func renderLocations(query string, loc domain.Locations) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func renderDependencies(entryID string, d domain.Dependencies) string {
+func renderDependencies(entryID string, d knowledge.Dependencies) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Dependencies of '%s':\n", entryID)
 	list := func(name string, items []string) {
@@ -118,7 +118,7 @@ func renderDependencies(entryID string, d domain.Dependencies) string {
 
 const engineTimeLayout = "2006-01-02 15:04:05 UTC"
 
-func renderEngineStatus(s domain.EngineStatus, now time.Time) string {
+func renderEngineStatus(s knowledge.EngineStatus, now time.Time) string {
 	var b strings.Builder
 	switch {
 	case s.IndexBuiltAt.IsZero():
@@ -139,7 +139,7 @@ func renderEngineStatus(s domain.EngineStatus, now time.Time) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func renderGuideStored(r domain.GuidanceReceipt) string {
+func renderGuideStored(r knowledge.GuidanceReceipt) string {
 	var parts []string
 	if r.Version != "" {
 		parts = append(parts, "version "+r.Version)
@@ -153,14 +153,14 @@ func renderGuideStored(r domain.GuidanceReceipt) string {
 	return "Guidance stored: " + strings.Join(parts, ", ") + "."
 }
 
-func renderMoment(m domain.Moment) string {
+func renderMoment(m knowledge.Moment) string {
 	if !m.At.IsZero() {
 		return m.At.UTC().Format(engineTimeLayout)
 	}
 	return m.Text
 }
 
-func renderInteractions(session string, rows []domain.Interaction) string {
+func renderInteractions(session string, rows []knowledge.Interaction) string {
 	if len(rows) == 0 {
 		return fmt.Sprintf("No interactions logged for session %s.", session)
 	}

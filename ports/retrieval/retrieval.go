@@ -17,42 +17,42 @@ package retrieval
 import (
 	"context"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 )
 
 // Answerer produces prose: briefings and answers.
 type Answerer interface {
 	// Brief returns a start-of-task briefing: what exists, what to reuse,
 	// what is missing. A busy engine returns an answer with Busy set.
-	Brief(ctx context.Context, q domain.BriefQuery) (domain.EngineAnswer, error)
+	Brief(ctx context.Context, q knowledge.BriefQuery) (knowledge.EngineAnswer, error)
 
 	// Ask answers a question, grounded in the engine's indexes; a non-empty
 	// History makes it one turn of a discussion. A busy engine returns an
 	// answer with Busy set.
-	Ask(ctx context.Context, q domain.AskQuery) (domain.EngineAnswer, error)
+	Ask(ctx context.Context, q knowledge.AskQuery) (knowledge.EngineAnswer, error)
 }
 
 // Finder looks things up without changing the engine.
 type Finder interface {
 	// Locate returns where the query's function, route, config key, entry
 	// or file is, hits in the engine's order (possibly none).
-	Locate(ctx context.Context, q domain.LocateQuery) (domain.Locations, error)
+	Locate(ctx context.Context, q knowledge.LocateQuery) (knowledge.Locations, error)
 
 	// Depends returns the dependents and dependencies of catalog entry id.
-	Depends(ctx context.Context, entryID string) (domain.Dependencies, error)
+	Depends(ctx context.Context, entryID string) (knowledge.Dependencies, error)
 
 	// Status returns the engine's health report, verbatim, and when its
 	// index was built if it says.
-	Status(ctx context.Context) (domain.EngineStatus, error)
+	Status(ctx context.Context) (knowledge.EngineStatus, error)
 }
 
 // Learner takes knowledge from agents: what they know and what they missed.
 type Learner interface {
 	// Tell stores knowledge the engine lacked or got wrong.
-	Tell(ctx context.Context, t domain.Tell) (domain.Receipt, error)
+	Tell(ctx context.Context, t knowledge.Tell) (knowledge.Receipt, error)
 
 	// Gap records something the engine could not answer.
-	Gap(ctx context.Context, g domain.Gap) (domain.Receipt, error)
+	Gap(ctx context.Context, g knowledge.Gap) (knowledge.Receipt, error)
 }
 
 // Steward is the lead session's side: guidance for its workers and the log
@@ -60,7 +60,7 @@ type Learner interface {
 type Steward interface {
 	// Guide registers guidance for the session. A rejection is not an error:
 	// it is a receipt with Stored false and the engine's reason and reply.
-	Guide(ctx context.Context, g domain.Guidance) (domain.GuidanceReceipt, error)
+	Guide(ctx context.Context, g knowledge.Guidance) (knowledge.GuidanceReceipt, error)
 
 	// ClearGuide removes the session's guidance and reports whether there
 	// was any to remove.
@@ -68,17 +68,17 @@ type Steward interface {
 
 	// Interactions returns up to limit rows of the session's log, in the
 	// engine's order.
-	Interactions(ctx context.Context, session string, limit int) ([]domain.Interaction, error)
+	Interactions(ctx context.Context, session string, limit int) ([]knowledge.Interaction, error)
 }
 
 // Engine is a whole retrieval engine.
 //
 // Implementations are safe for concurrent use. Every method fails with an
-// error wrapping domain.ErrEngineUnreachable (the engine could not be
-// reached, after the retries the adapter allows), domain.ErrEngineSlow
-// (no answer in time, not retried), domain.ErrEngineReply (an answer that
-// does not fit the contract), a *domain.EngineStatusError (an HTTP error
-// status, not retried), a *domain.EngineError (the engine's own `error`
+// error wrapping knowledge.ErrEngineUnreachable (the engine could not be
+// reached, after the retries the adapter allows), knowledge.ErrEngineSlow
+// (no answer in time, not retried), knowledge.ErrEngineReply (an answer that
+// does not fit the contract), a *knowledge.EngineStatusError (an HTTP error
+// status, not retried), a *knowledge.EngineError (the engine's own `error`
 // field), or the context's error when ctx ends first. An engine that
 // answers itself (the local one) reports the caller's mistakes as
 // domain.ErrInvalidArgument and an unknown entry as domain.ErrNotFound,

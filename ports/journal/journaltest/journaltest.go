@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/journal"
 )
 
@@ -45,7 +45,7 @@ func Run(t *testing.T, f Factory) {
 var (
 	ctx   = context.Background()
 	epoch = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	tags  = domain.EngineTags{Session: "sess-1", Project: "shop", Caller: "worker-2"}
+	tags  = knowledge.EngineTags{Session: "sess-1", Project: "shop", Caller: "worker-2"}
 )
 
 // get unwraps a call's value, failing t on its error.
@@ -61,42 +61,42 @@ func get[T any](v T, err error) func(*testing.T) T {
 
 func testLearn(t *testing.T, j journal.Journal) {
 	before := time.Now().Add(-time.Second)
-	a := get(j.Learn(ctx, domain.Knowledge{Kind: domain.KnowledgeTold, Subject: "session store", Text: "moved to redis in v2", Tags: tags}))(t)
+	a := get(j.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeTold, Subject: "session store", Text: "moved to redis in v2", Tags: tags}))(t)
 	if a.ID <= 0 {
 		t.Errorf("ID is %d, want a positive id", a.ID)
 	}
 	if a.At.Before(before) || a.At.After(time.Now().Add(time.Second)) {
 		t.Errorf("At is %v, want now", a.At)
 	}
-	b := get(j.Learn(ctx, domain.Knowledge{Kind: domain.KnowledgeGap, Subject: "billing", Text: "where invoices are rendered", Tags: domain.EngineTags{Session: "s2"}, At: epoch}))(t)
+	b := get(j.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeGap, Subject: "billing", Text: "where invoices are rendered", Tags: knowledge.EngineTags{Session: "s2"}, At: epoch}))(t)
 	if b.ID <= a.ID {
 		t.Errorf("second ID %d is not above the first %d", b.ID, a.ID)
 	}
 	if !b.At.Equal(epoch) {
 		t.Errorf("At is %v, want the given %v", b.At, epoch)
 	}
-	told := get(j.Knowledge(ctx, domain.KnowledgeTold, 0))(t)
+	told := get(j.Knowledge(ctx, knowledge.KnowledgeTold, 0))(t)
 	if len(told) != 1 {
 		t.Fatalf("got %d told records, want 1", len(told))
 	}
 	got := told[0]
-	if got.ID != a.ID || got.Kind != domain.KnowledgeTold || got.Subject != "session store" || got.Text != "moved to redis in v2" || got.Tags != tags || !got.At.Equal(a.At) {
+	if got.ID != a.ID || got.Kind != knowledge.KnowledgeTold || got.Subject != "session store" || got.Text != "moved to redis in v2" || got.Tags != tags || !got.At.Equal(a.At) {
 		t.Errorf("stored %+v, got back %+v", a, got)
 	}
-	gaps := get(j.Knowledge(ctx, domain.KnowledgeGap, 0))(t)
+	gaps := get(j.Knowledge(ctx, knowledge.KnowledgeGap, 0))(t)
 	if len(gaps) != 1 || gaps[0].Subject != "billing" || gaps[0].Tags.Session != "s2" || gaps[0].Tags.Caller != "" {
 		t.Errorf("gaps are %+v", gaps)
 	}
 }
 
 func testKnowledge(t *testing.T, j journal.Journal) {
-	if got := get(j.Knowledge(ctx, domain.KnowledgeTold, 0))(t); len(got) != 0 {
+	if got := get(j.Knowledge(ctx, knowledge.KnowledgeTold, 0))(t); len(got) != 0 {
 		t.Errorf("an empty journal has %d records", len(got))
 	}
 	for i := range 5 {
-		get(j.Learn(ctx, domain.Knowledge{Kind: domain.KnowledgeTold, Subject: fmt.Sprint("s", i), Text: "t", Tags: tags, At: epoch.Add(time.Duration(i) * time.Minute)}))(t)
+		get(j.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeTold, Subject: fmt.Sprint("s", i), Text: "t", Tags: tags, At: epoch.Add(time.Duration(i) * time.Minute)}))(t)
 	}
-	got := get(j.Knowledge(ctx, domain.KnowledgeTold, 3))(t)
+	got := get(j.Knowledge(ctx, knowledge.KnowledgeTold, 3))(t)
 	var subjects []string
 	for _, k := range got {
 		subjects = append(subjects, k.Subject)
@@ -104,16 +104,16 @@ func testKnowledge(t *testing.T, j journal.Journal) {
 	if want := []string{"s4", "s3", "s2"}; !reflect.DeepEqual(subjects, want) {
 		t.Errorf("newest three are %v, want %v", subjects, want)
 	}
-	if got := get(j.Knowledge(ctx, domain.KnowledgeTold, -1))(t); len(got) != 5 {
+	if got := get(j.Knowledge(ctx, knowledge.KnowledgeTold, -1))(t); len(got) != 5 {
 		t.Errorf("limit -1 gave %d records, want all 5", len(got))
 	}
-	if got := get(j.Knowledge(ctx, domain.KnowledgeGap, 0))(t); len(got) != 0 {
+	if got := get(j.Knowledge(ctx, knowledge.KnowledgeGap, 0))(t); len(got) != 0 {
 		t.Errorf("gaps: %d, want none (kinds are kept apart)", len(got))
 	}
 }
 
-func guidance(session, text string, exclude ...string) domain.SessionGuidance {
-	return domain.SessionGuidance{Session: session, Caller: "lead", Text: text, Exclude: exclude, Expect: "backend/auth.md",
+func guidance(session, text string, exclude ...string) knowledge.SessionGuidance {
+	return knowledge.SessionGuidance{Session: session, Caller: "lead", Text: text, Exclude: exclude, Expect: "backend/auth.md",
 		SetAt: epoch, ExpiresAt: epoch.Add(12 * time.Hour)}
 }
 
@@ -166,8 +166,8 @@ func testGuidance(t *testing.T, j journal.Journal) {
 }
 
 // current unwraps CurrentGuidance's answer, failing t on its error.
-func current(g domain.SessionGuidance, ok bool, err error) func(*testing.T) (domain.SessionGuidance, bool) {
-	return func(t *testing.T) (domain.SessionGuidance, bool) {
+func current(g knowledge.SessionGuidance, ok bool, err error) func(*testing.T) (knowledge.SessionGuidance, bool) {
+	return func(t *testing.T) (knowledge.SessionGuidance, bool) {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("%v", err)
@@ -193,17 +193,17 @@ func testLog(t *testing.T, j journal.Journal) {
 	if got := get(j.Interactions(ctx, "sess-1", 10))(t); len(got) != 0 {
 		t.Errorf("an empty log has %d rows", len(got))
 	}
-	first := domain.LoggedInteraction{At: epoch, Session: "sess-1", Caller: "worker-2", Kind: "locate", Query: "auth middleware",
+	first := knowledge.LoggedInteraction{At: epoch, Session: "sess-1", Caller: "worker-2", Kind: "locate", Query: "auth middleware",
 		Served: []string{"backend/auth.md:44", "backend/auth.md:1"}, GuidanceVersion: 2, ExcludedHits: 3, Provider: "local"}
 	if err := j.Record(ctx, first); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i < 6; i++ {
-		if err := j.Record(ctx, domain.LoggedInteraction{At: epoch.Add(time.Duration(i) * time.Second), Session: "sess-1", Kind: "ask", Query: fmt.Sprint("q", i)}); err != nil {
+		if err := j.Record(ctx, knowledge.LoggedInteraction{At: epoch.Add(time.Duration(i) * time.Second), Session: "sess-1", Kind: "ask", Query: fmt.Sprint("q", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := j.Record(ctx, domain.LoggedInteraction{At: epoch, Session: "sess-2", Kind: "ask", Query: "elsewhere"}); err != nil {
+	if err := j.Record(ctx, knowledge.LoggedInteraction{At: epoch, Session: "sess-2", Kind: "ask", Query: "elsewhere"}); err != nil {
 		t.Fatal(err)
 	}
 	all := get(j.Interactions(ctx, "sess-1", 0))(t)
@@ -234,12 +234,12 @@ func testConcurrent(t *testing.T, j journal.Journal) {
 		wg.Add(3)
 		go func() {
 			defer wg.Done()
-			_, err := j.Learn(ctx, domain.Knowledge{Kind: domain.KnowledgeTold, Subject: fmt.Sprint("s", i), Text: "t", Tags: tags})
+			_, err := j.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeTold, Subject: fmt.Sprint("s", i), Text: "t", Tags: tags})
 			errs <- err
 		}()
 		go func() {
 			defer wg.Done()
-			errs <- j.Record(ctx, domain.LoggedInteraction{At: epoch, Session: "c", Kind: "ask", Query: fmt.Sprint(i)})
+			errs <- j.Record(ctx, knowledge.LoggedInteraction{At: epoch, Session: "c", Kind: "ask", Query: fmt.Sprint(i)})
 		}()
 		go func() {
 			defer wg.Done()
@@ -254,7 +254,7 @@ func testConcurrent(t *testing.T, j journal.Journal) {
 			t.Errorf("concurrent call: %v", err)
 		}
 	}
-	if got := get(j.Knowledge(ctx, domain.KnowledgeTold, 0))(t); len(got) != 20 {
+	if got := get(j.Knowledge(ctx, knowledge.KnowledgeTold, 0))(t); len(got) != 20 {
 		t.Errorf("%d records, want 20", len(got))
 	}
 	if got := get(j.Interactions(ctx, "c", 0))(t); len(got) != 20 {
@@ -268,14 +268,14 @@ func testConcurrent(t *testing.T, j journal.Journal) {
 
 func testDurable(t *testing.T, f Factory) {
 	j := f.New(t)
-	k := get(j.Learn(ctx, domain.Knowledge{Kind: domain.KnowledgeTold, Subject: "kept", Text: "across restarts", Tags: tags}))(t)
+	k := get(j.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeTold, Subject: "kept", Text: "across restarts", Tags: tags}))(t)
 	get(j.SetGuidance(ctx, guidance("sess-1", "kept too")))(t)
-	if err := j.Record(ctx, domain.LoggedInteraction{At: epoch, Session: "sess-1", Kind: "tell", Query: "kept"}); err != nil {
+	if err := j.Record(ctx, knowledge.LoggedInteraction{At: epoch, Session: "sess-1", Kind: "tell", Query: "kept"}); err != nil {
 		t.Fatal(err)
 	}
 	j = f.Reopen(t, j)
 	t.Cleanup(func() { j.Close() })
-	told := get(j.Knowledge(ctx, domain.KnowledgeTold, 0))(t)
+	told := get(j.Knowledge(ctx, knowledge.KnowledgeTold, 0))(t)
 	if len(told) != 1 || told[0].ID != k.ID || told[0].Text != "across restarts" {
 		t.Errorf("after reopening: %+v", told)
 	}

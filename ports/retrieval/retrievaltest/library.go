@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/retrieval"
 )
 
@@ -42,7 +42,7 @@ func RunLibrary(t *testing.T, newEngine NewLibraryEngine) {
 	t.Run("Concurrent", func(t *testing.T) { testLibConcurrent(t, newEngine(t)) })
 }
 
-var libTags = domain.EngineTags{Session: "lib-sess", Caller: "worker-1"}
+var libTags = knowledge.EngineTags{Session: "lib-sess", Caller: "worker-1"}
 
 func must[T any](v T, err error) func(*testing.T) T {
 	return func(t *testing.T) T {
@@ -54,9 +54,9 @@ func must[T any](v T, err error) func(*testing.T) T {
 	}
 }
 
-func locateLib(t *testing.T, e retrieval.Engine, q string) domain.Locations {
+func locateLib(t *testing.T, e retrieval.Engine, q string) knowledge.Locations {
 	t.Helper()
-	return must(e.Locate(context.Background(), domain.LocateQuery{Query: q, Limit: 10, Tags: libTags}))(t)
+	return must(e.Locate(context.Background(), knowledge.LocateQuery{Query: q, Limit: 10, Tags: libTags}))(t)
 }
 
 func testLibLocate(t *testing.T, e retrieval.Engine) {
@@ -87,7 +87,7 @@ func testLibEntry(t *testing.T, e retrieval.Engine) {
 
 func testLibLimits(t *testing.T, e retrieval.Engine) {
 	for _, limit := range []int{0, 1, 10000} {
-		loc := must(e.Locate(context.Background(), domain.LocateQuery{Query: "token", Limit: limit, Tags: libTags}))(t)
+		loc := must(e.Locate(context.Background(), knowledge.LocateQuery{Query: "token", Limit: limit, Tags: libTags}))(t)
 		if len(loc.Hits) == 0 || limit == 1 && len(loc.Hits) != 1 || len(loc.Hits) > 100 {
 			t.Errorf("limit %d gave %d hits", limit, len(loc.Hits))
 		}
@@ -95,7 +95,7 @@ func testLibLimits(t *testing.T, e retrieval.Engine) {
 }
 
 func testLibAsk(t *testing.T, e retrieval.Engine) {
-	a := must(e.Ask(context.Background(), domain.AskQuery{Query: "how are refresh tokens rotated?", Tags: libTags}))(t)
+	a := must(e.Ask(context.Background(), knowledge.AskQuery{Query: "how are refresh tokens rotated?", Tags: libTags}))(t)
 	for _, want := range []string{"backend/auth.md", "refresh-tokens/rotation", `get_documents {"doc": "auth"`, "L20: Every refresh returns a NEW refresh token"} {
 		if !strings.Contains(a.Text, want) {
 			t.Errorf("answer lacks %q:\n%s", want, a.Text)
@@ -107,15 +107,15 @@ func testLibAsk(t *testing.T, e retrieval.Engine) {
 }
 
 func testLibDiscuss(t *testing.T, e retrieval.Engine) {
-	history := []domain.Turn{{Role: "user", Content: "how does cache invalidation work?"}, {Role: "assistant", Content: "fan-out deletes"}}
-	a := must(e.Ask(context.Background(), domain.AskQuery{Query: "and what is the TTL?", History: history, Tags: libTags}))(t)
+	history := []knowledge.Turn{{Role: "user", Content: "how does cache invalidation work?"}, {Role: "assistant", Content: "fan-out deletes"}}
+	a := must(e.Ask(context.Background(), knowledge.AskQuery{Query: "and what is the TTL?", History: history, Tags: libTags}))(t)
 	if !strings.Contains(a.Text, "backend/storage/caching.md") {
 		t.Errorf("the follow-up lost the topic:\n%s", a.Text)
 	}
 }
 
 func testLibBrief(t *testing.T, e retrieval.Engine) {
-	b := must(e.Brief(context.Background(), domain.BriefQuery{Task: "add rate limiting to the login flow", Tags: libTags}))(t)
+	b := must(e.Brief(context.Background(), knowledge.BriefQuery{Task: "add rate limiting to the login flow", Tags: libTags}))(t)
 	for _, want := range []string{"auth (backend/auth.md)", "login-flow", "Read first: get_documents [", "Nothing in the library on: rate, limiting"} {
 		if !strings.Contains(b.Text, want) {
 			t.Errorf("brief lacks %q:\n%s", want, b.Text)
@@ -139,15 +139,15 @@ func testLibDepends(t *testing.T, e retrieval.Engine) {
 
 func testLibTell(t *testing.T, e retrieval.Engine) {
 	ctx := context.Background()
-	r := must(e.Tell(ctx, domain.Tell{Subject: "session store", Info: "sessions moved to the quillwort cluster in v2", Tags: libTags}))(t)
+	r := must(e.Tell(ctx, knowledge.Tell{Subject: "session store", Info: "sessions moved to the quillwort cluster in v2", Tags: libTags}))(t)
 	if !strings.Contains(r.Stored, "tell #") {
 		t.Errorf("stored %q", r.Stored)
 	}
-	a := must(e.Ask(ctx, domain.AskQuery{Query: "where is the session store kept?", Tags: libTags}))(t)
+	a := must(e.Ask(ctx, knowledge.AskQuery{Query: "where is the session store kept?", Tags: libTags}))(t)
 	if !strings.Contains(a.Text, "Told by agents") || !strings.Contains(a.Text, "quillwort cluster") {
 		t.Errorf("ask does not quote what was told:\n%s", a.Text)
 	}
-	b := must(e.Brief(ctx, domain.BriefQuery{Task: "move the session store", Tags: libTags}))(t)
+	b := must(e.Brief(ctx, knowledge.BriefQuery{Task: "move the session store", Tags: libTags}))(t)
 	if !strings.Contains(b.Text, "quillwort cluster") {
 		t.Errorf("brief does not quote what was told:\n%s", b.Text)
 	}
@@ -155,7 +155,7 @@ func testLibTell(t *testing.T, e retrieval.Engine) {
 
 func testLibGap(t *testing.T, e retrieval.Engine) {
 	ctx := context.Background()
-	must(e.Gap(ctx, domain.Gap{Subject: "billing", Missing: "where invoices are rendered", Tags: libTags}))(t)
+	must(e.Gap(ctx, knowledge.Gap{Subject: "billing", Missing: "where invoices are rendered", Tags: libTags}))(t)
 	st := must(e.Status(ctx))(t)
 	var report struct {
 		Gaps struct {
@@ -172,7 +172,7 @@ func testLibGap(t *testing.T, e retrieval.Engine) {
 
 func testLibGuide(t *testing.T, e retrieval.Engine) {
 	ctx := context.Background()
-	g := must(e.Guide(ctx, domain.Guidance{Text: "stay out of storage", Exclude: []string{"storage/"}, Expect: "backend/auth.md", Tags: libTags}))(t)
+	g := must(e.Guide(ctx, knowledge.Guidance{Text: "stay out of storage", Exclude: []string{"storage/"}, Expect: "backend/auth.md", Tags: libTags}))(t)
 	if !g.Stored || g.Version != "1" || g.ExpiresAt.IsZero() {
 		t.Fatalf("guidance receipt %+v", g)
 	}
@@ -185,11 +185,11 @@ func testLibGuide(t *testing.T, e retrieval.Engine) {
 			t.Errorf("an excluded hit was served: %+v", h)
 		}
 	}
-	other := must(e.Locate(ctx, domain.LocateQuery{Query: "invalidate", Limit: 10, Tags: domain.EngineTags{Session: "another"}}))(t)
+	other := must(e.Locate(ctx, knowledge.LocateQuery{Query: "invalidate", Limit: 10, Tags: knowledge.EngineTags{Session: "another"}}))(t)
 	if other.ExcludedHits != 0 {
 		t.Errorf("another session's hits were excluded")
 	}
-	rej := must(e.Guide(ctx, domain.Guidance{Text: "hide all", Exclude: []string{"*"}, Tags: libTags}))(t)
+	rej := must(e.Guide(ctx, knowledge.Guidance{Text: "hide all", Exclude: []string{"*"}, Tags: libTags}))(t)
 	if rej.Stored || !strings.Contains(rej.Reason, "matches every doc") {
 		t.Errorf("an exclude matching every doc: %+v", rej)
 	}
@@ -221,18 +221,21 @@ func testLibBadInput(t *testing.T, e retrieval.Engine) {
 		call       func() error
 	}{
 		{"empty locate", "'q' is empty", func() error {
-			_, err := e.Locate(ctx, domain.LocateQuery{Query: " ", Limit: 10, Tags: libTags})
+			_, err := e.Locate(ctx, knowledge.LocateQuery{Query: " ", Limit: 10, Tags: libTags})
 			return err
 		}},
 		{"100 KB locate", "'q' is 102400 bytes", func() error {
-			_, err := e.Locate(ctx, domain.LocateQuery{Query: huge, Limit: 10, Tags: libTags})
+			_, err := e.Locate(ctx, knowledge.LocateQuery{Query: huge, Limit: 10, Tags: libTags})
 			return err
 		}},
-		{"empty ask", "'query' is empty", func() error { _, err := e.Ask(ctx, domain.AskQuery{Query: "", Tags: libTags}); return err }},
-		{"100 KB ask", "'query' is 102400 bytes", func() error { _, err := e.Ask(ctx, domain.AskQuery{Query: huge, Tags: libTags}); return err }},
-		{"empty brief", "'task' is empty", func() error { _, err := e.Brief(ctx, domain.BriefQuery{Task: "", Tags: libTags}); return err }},
-		{"empty tell", "'info' is empty", func() error { _, err := e.Tell(ctx, domain.Tell{Subject: "s", Info: "", Tags: libTags}); return err }},
-		{"empty gap", "'missing' is empty", func() error { _, err := e.Gap(ctx, domain.Gap{Subject: "s", Missing: " ", Tags: libTags}); return err }},
+		{"empty ask", "'query' is empty", func() error { _, err := e.Ask(ctx, knowledge.AskQuery{Query: "", Tags: libTags}); return err }},
+		{"100 KB ask", "'query' is 102400 bytes", func() error { _, err := e.Ask(ctx, knowledge.AskQuery{Query: huge, Tags: libTags}); return err }},
+		{"empty brief", "'task' is empty", func() error { _, err := e.Brief(ctx, knowledge.BriefQuery{Task: "", Tags: libTags}); return err }},
+		{"empty tell", "'info' is empty", func() error { _, err := e.Tell(ctx, knowledge.Tell{Subject: "s", Info: "", Tags: libTags}); return err }},
+		{"empty gap", "'missing' is empty", func() error {
+			_, err := e.Gap(ctx, knowledge.Gap{Subject: "s", Missing: " ", Tags: libTags})
+			return err
+		}},
 		{"log limit", "'limit' is 10000", func() error { _, err := e.Interactions(ctx, libTags.Session, 10000); return err }},
 	} {
 		err := tc.call()
@@ -240,7 +243,7 @@ func testLibBadInput(t *testing.T, e retrieval.Engine) {
 			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.says)
 		}
 	}
-	rej := must(e.Guide(ctx, domain.Guidance{Text: " ", Tags: libTags}))(t)
+	rej := must(e.Guide(ctx, knowledge.Guidance{Text: " ", Tags: libTags}))(t)
 	if rej.Stored || !strings.Contains(rej.Reason, "empty") {
 		t.Errorf("empty guidance: %+v", rej)
 	}
@@ -254,17 +257,17 @@ func testLibConcurrent(t *testing.T, e retrieval.Engine) {
 		wg.Add(4)
 		go func() {
 			defer wg.Done()
-			_, err := e.Locate(ctx, domain.LocateQuery{Query: "Validate", Limit: 10, Tags: libTags})
+			_, err := e.Locate(ctx, knowledge.LocateQuery{Query: "Validate", Limit: 10, Tags: libTags})
 			errs <- err
 		}()
 		go func() {
 			defer wg.Done()
-			_, err := e.Ask(ctx, domain.AskQuery{Query: "cache ttl", Tags: libTags})
+			_, err := e.Ask(ctx, knowledge.AskQuery{Query: "cache ttl", Tags: libTags})
 			errs <- err
 		}()
 		go func() {
 			defer wg.Done()
-			_, err := e.Tell(ctx, domain.Tell{Subject: fmt.Sprint("s", i), Info: "i", Tags: libTags})
+			_, err := e.Tell(ctx, knowledge.Tell{Subject: fmt.Sprint("s", i), Info: "i", Tags: libTags})
 			errs <- err
 		}()
 		go func() {

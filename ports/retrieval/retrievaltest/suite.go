@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/retrieval"
 )
 
@@ -53,8 +53,8 @@ func harness(url string) Harness {
 
 // Tags used by the suite: every tag set, and the session alone.
 var (
-	fullTags    = domain.EngineTags{Session: "sess-42", Project: "shop", Caller: "worker-2"}
-	sessionOnly = domain.EngineTags{Session: "sess-42"}
+	fullTags    = knowledge.EngineTags{Session: "sess-42", Project: "shop", Caller: "worker-2"}
+	sessionOnly = knowledge.EngineTags{Session: "sess-42"}
 )
 
 // Run checks that the engines newEngine builds follow seed 004's contract:
@@ -80,34 +80,34 @@ type want struct {
 }
 
 func testRequests(t *testing.T, newEngine NewEngine) {
-	history := []domain.Turn{{Role: "user", Content: "where are sessions kept?"}, {Role: "assistant", Content: "in redis"}}
+	history := []knowledge.Turn{{Role: "user", Content: "where are sessions kept?"}, {Role: "assistant", Content: "in redis"}}
 	cases := []struct {
 		name string
 		call func(context.Context, retrieval.Engine) error
 		want want
 	}{
 		{"locate/all tags", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Locate(ctx, domain.LocateQuery{Query: "auth middleware", Limit: 10, Tags: fullTags})
+			_, err := e.Locate(ctx, knowledge.LocateQuery{Query: "auth middleware", Limit: 10, Tags: fullTags})
 			return err
 		}, want{"GET", "/api/library/locate", url.Values{"q": {"auth middleware"}, "limit": {"10"}, "surface": {"mcp"}, "session": {"sess-42"}, "caller": {"worker-2"}}, nil}},
 		{"locate/session only", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Locate(ctx, domain.LocateQuery{Query: "config key SESSION_TTL", Limit: 10, Tags: sessionOnly})
+			_, err := e.Locate(ctx, knowledge.LocateQuery{Query: "config key SESSION_TTL", Limit: 10, Tags: sessionOnly})
 			return err
 		}, want{"GET", "/api/library/locate", url.Values{"q": {"config key SESSION_TTL"}, "limit": {"10"}, "surface": {"mcp"}, "session": {"sess-42"}}, nil}},
 		{"brief/all tags", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Brief(ctx, domain.BriefQuery{Task: "add rate limiting to login", Tags: fullTags})
+			_, err := e.Brief(ctx, knowledge.BriefQuery{Task: "add rate limiting to login", Tags: fullTags})
 			return err
 		}, want{"POST", "/api/library/brief", url.Values{}, map[string]any{"task": "add rate limiting to login", "surface": "mcp", "session": "sess-42", "project": "shop", "caller": "worker-2"}}},
 		{"brief/session only", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Brief(ctx, domain.BriefQuery{Task: "t", Tags: sessionOnly})
+			_, err := e.Brief(ctx, knowledge.BriefQuery{Task: "t", Tags: sessionOnly})
 			return err
 		}, want{"POST", "/api/library/brief", url.Values{}, map[string]any{"task": "t", "surface": "mcp", "session": "sess-42"}}},
 		{"ask/no history", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Ask(ctx, domain.AskQuery{Query: "how are sessions stored?", Tags: fullTags})
+			_, err := e.Ask(ctx, knowledge.AskQuery{Query: "how are sessions stored?", Tags: fullTags})
 			return err
 		}, want{"POST", "/api/library/ask", url.Values{}, map[string]any{"query": "how are sessions stored?", "surface": "mcp", "session": "sess-42", "project": "shop", "caller": "worker-2"}}},
 		{"ask/history", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Ask(ctx, domain.AskQuery{Query: "and their TTL?", History: history, Tags: sessionOnly})
+			_, err := e.Ask(ctx, knowledge.AskQuery{Query: "and their TTL?", History: history, Tags: sessionOnly})
 			return err
 		}, want{"POST", "/api/library/ask", url.Values{}, map[string]any{"query": "and their TTL?", "surface": "mcp", "session": "sess-42",
 			"history": []any{map[string]any{"role": "user", "content": "where are sessions kept?"}, map[string]any{"role": "assistant", "content": "in redis"}}}}},
@@ -120,27 +120,27 @@ func testRequests(t *testing.T, newEngine NewEngine) {
 			return err
 		}, want{"GET", "/api/library/status", url.Values{}, nil}},
 		{"tell/all tags", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Tell(ctx, domain.Tell{Subject: "session store", Info: "moved to redis in v2", Tags: fullTags})
+			_, err := e.Tell(ctx, knowledge.Tell{Subject: "session store", Info: "moved to redis in v2", Tags: fullTags})
 			return err
 		}, want{"POST", "/api/library/tell", url.Values{}, map[string]any{"subject": "session store", "info": "moved to redis in v2", "source": "mcp", "session": "sess-42", "project": "shop", "caller": "worker-2"}}},
 		{"tell/session only", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Tell(ctx, domain.Tell{Subject: "s", Info: "i", Tags: sessionOnly})
+			_, err := e.Tell(ctx, knowledge.Tell{Subject: "s", Info: "i", Tags: sessionOnly})
 			return err
 		}, want{"POST", "/api/library/tell", url.Values{}, map[string]any{"subject": "s", "info": "i", "source": "mcp", "session": "sess-42"}}},
 		{"gap/all tags", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Gap(ctx, domain.Gap{Subject: "billing", Missing: "where invoices are rendered", Tags: fullTags})
+			_, err := e.Gap(ctx, knowledge.Gap{Subject: "billing", Missing: "where invoices are rendered", Tags: fullTags})
 			return err
 		}, want{"POST", "/api/library/gap", url.Values{}, map[string]any{"subject": "billing", "missing": "where invoices are rendered", "source": "mcp", "session": "sess-42", "project": "shop", "caller": "worker-2"}}},
 		{"gap/session only", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Gap(ctx, domain.Gap{Subject: "s", Missing: "m", Tags: sessionOnly})
+			_, err := e.Gap(ctx, knowledge.Gap{Subject: "s", Missing: "m", Tags: sessionOnly})
 			return err
 		}, want{"POST", "/api/library/gap", url.Values{}, map[string]any{"subject": "s", "missing": "m", "source": "mcp", "session": "sess-42"}}},
 		{"guide/all tags, no project", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Guide(ctx, domain.Guidance{Text: "use the v2 session store", Exclude: []string{"legacy/"}, Expect: "src/web/session_store.py", Tags: fullTags})
+			_, err := e.Guide(ctx, knowledge.Guidance{Text: "use the v2 session store", Exclude: []string{"legacy/"}, Expect: "src/web/session_store.py", Tags: fullTags})
 			return err
 		}, want{"POST", "/api/library/guide", url.Values{}, map[string]any{"session": "sess-42", "text": "use the v2 session store", "exclude": []any{"legacy/"}, "expect": "src/web/session_store.py", "caller": "worker-2"}}},
 		{"guide/nothing excluded", func(ctx context.Context, e retrieval.Engine) error {
-			_, err := e.Guide(ctx, domain.Guidance{Text: "t", Tags: sessionOnly})
+			_, err := e.Guide(ctx, knowledge.Guidance{Text: "t", Tags: sessionOnly})
 			return err
 		}, want{"POST", "/api/library/guide", url.Values{}, map[string]any{"session": "sess-42", "text": "t", "exclude": []any{}, "expect": ""}}},
 		{"guide/clear", func(ctx context.Context, e retrieval.Engine) error {
@@ -232,14 +232,14 @@ func check[T any](t *testing.T, got T, err error, want T) {
 
 func testReplies(t *testing.T, newEngine NewEngine) {
 	ctx := context.Background()
-	locate := func(t *testing.T, reply Reply) (domain.Locations, error) {
+	locate := func(t *testing.T, reply Reply) (knowledge.Locations, error) {
 		_, eng := start(t, newEngine, "GET", "/api/library/locate", reply)
-		return eng.Locate(ctx, domain.LocateQuery{Query: "auth middleware", Limit: 10, Tags: fullTags})
+		return eng.Locate(ctx, knowledge.LocateQuery{Query: "auth middleware", Limit: 10, Tags: fullTags})
 	}
 	t.Run("locate/seed example", func(t *testing.T) {
 		_, eng := start(t, newEngine, "", "") // the fake's default is the seed's example
-		got, err := eng.Locate(ctx, domain.LocateQuery{Query: "auth middleware", Limit: 10, Tags: fullTags})
-		check(t, got, err, domain.Locations{Source: "index", Hits: []domain.Hit{
+		got, err := eng.Locate(ctx, knowledge.LocateQuery{Query: "auth middleware", Limit: 10, Tags: fullTags})
+		check(t, got, err, knowledge.Locations{Source: "index", Hits: []knowledge.Hit{
 			{Kind: "function", Name: "require_session", File: "src/web/auth_middleware.py", Line: 24, Signature: "(request)"},
 			{Kind: "entry", Name: "auth-middleware", DependsOn: []string{"session-store"}},
 		}})
@@ -253,7 +253,7 @@ func testReplies(t *testing.T, newEngine NewEngine) {
 				map[string]any{"kind": "file", "name": "settings.py", "file": "src/settings.py", "depends_on": "ignored: not an entry"},
 			},
 		}))
-		check(t, got, err, domain.Locations{Source: "fts", ExcludedHits: 2, Footer: "2 hits hidden by guidance v3", Hits: []domain.Hit{
+		check(t, got, err, knowledge.Locations{Source: "fts", ExcludedHits: 2, Footer: "2 hits hidden by guidance v3", Hits: []knowledge.Hit{
 			{Kind: "route", Name: "POST /login", File: "src/web/routes.py", Line: 88, Stale: true},
 			{Kind: "entry", Name: "billing", File: "docs/billing.md", DependsOn: []string{"invoices", "tax-rules"}},
 			{Kind: "file", Name: "settings.py", File: "src/settings.py"},
@@ -261,68 +261,68 @@ func testReplies(t *testing.T, newEngine NewEngine) {
 	})
 	t.Run("locate/no hits", func(t *testing.T) {
 		got, err := locate(t, JSON(200, map[string]any{"source": "index", "hits": []any{}}))
-		check(t, got, err, domain.Locations{Source: "index"})
+		check(t, got, err, knowledge.Locations{Source: "index"})
 	})
 	t.Run("brief/text", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/brief", JSON(200, map[string]any{"brief": "Reuse require_session."}))
-		got, err := eng.Brief(ctx, domain.BriefQuery{Task: "t", Tags: sessionOnly})
-		check(t, got, err, domain.EngineAnswer{Text: "Reuse require_session."})
+		got, err := eng.Brief(ctx, knowledge.BriefQuery{Task: "t", Tags: sessionOnly})
+		check(t, got, err, knowledge.EngineAnswer{Text: "Reuse require_session."})
 	})
 	t.Run("brief/busy", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/brief", JSON(200, map[string]any{"busy": true, "position": 3, "eta_s": 42.5}))
-		got, err := eng.Brief(ctx, domain.BriefQuery{Task: "t", Tags: sessionOnly})
-		check(t, got, err, domain.EngineAnswer{Busy: &domain.Busy{Position: 3, HasPosition: true, ETA: 42500 * time.Millisecond, HasETA: true}})
+		got, err := eng.Brief(ctx, knowledge.BriefQuery{Task: "t", Tags: sessionOnly})
+		check(t, got, err, knowledge.EngineAnswer{Busy: &knowledge.Busy{Position: 3, HasPosition: true, ETA: 42500 * time.Millisecond, HasETA: true}})
 	})
 	t.Run("ask/answer and provider", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/ask", JSON(200, map[string]any{"answer": "Sessions live in redis.", "provider": "qwen-32b"}))
-		got, err := eng.Ask(ctx, domain.AskQuery{Query: "q", Tags: sessionOnly})
-		check(t, got, err, domain.EngineAnswer{Text: "Sessions live in redis.", Provider: "qwen-32b"})
+		got, err := eng.Ask(ctx, knowledge.AskQuery{Query: "q", Tags: sessionOnly})
+		check(t, got, err, knowledge.EngineAnswer{Text: "Sessions live in redis.", Provider: "qwen-32b"})
 	})
 	t.Run("ask/busy without position or eta", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/ask", JSON(200, map[string]any{"busy": true}))
-		got, err := eng.Ask(ctx, domain.AskQuery{Query: "q", Tags: sessionOnly})
-		check(t, got, err, domain.EngineAnswer{Busy: &domain.Busy{}})
+		got, err := eng.Ask(ctx, knowledge.AskQuery{Query: "q", Tags: sessionOnly})
+		check(t, got, err, knowledge.EngineAnswer{Busy: &knowledge.Busy{}})
 	})
 	t.Run("depends", func(t *testing.T) {
 		_, eng := start(t, newEngine, "GET", "/api/library/depends", JSON(200, map[string]any{"dependents": []any{"login-route", "logout-route"}, "depends_on": []any{}}))
 		got, err := eng.Depends(ctx, "auth-middleware")
-		check(t, got, err, domain.Dependencies{Dependents: []string{"login-route", "logout-route"}, DependsOn: []string{}})
+		check(t, got, err, knowledge.Dependencies{Dependents: []string{"login-route", "logout-route"}, DependsOn: []string{}})
 	})
 	t.Run("status/built_at", func(t *testing.T) {
 		body := `{"ok": true, "index": {"built_at": 1767225600.5, "files": 12}, "queue": 0}`
 		_, eng := start(t, newEngine, "GET", "/api/library/status", Raw(200, body))
 		got, err := eng.Status(ctx)
-		check(t, got, err, domain.EngineStatus{JSON: []byte(body), IndexBuiltAt: time.Unix(1767225600, 5e8).UTC()})
+		check(t, got, err, knowledge.EngineStatus{JSON: []byte(body), IndexBuiltAt: time.Unix(1767225600, 5e8).UTC()})
 	})
 	t.Run("status/any JSON", func(t *testing.T) {
 		_, eng := start(t, newEngine, "GET", "/api/library/status", Raw(200, `["up", 3]`))
 		got, err := eng.Status(ctx)
-		check(t, got, err, domain.EngineStatus{JSON: []byte(`["up", 3]`)})
+		check(t, got, err, knowledge.EngineStatus{JSON: []byte(`["up", 3]`)})
 	})
 	t.Run("tell/stored", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/tell", JSON(200, map[string]any{"stored": "note 17"}))
-		got, err := eng.Tell(ctx, domain.Tell{Subject: "s", Info: "i", Tags: sessionOnly})
-		check(t, got, err, domain.Receipt{Stored: "note 17"})
+		got, err := eng.Tell(ctx, knowledge.Tell{Subject: "s", Info: "i", Tags: sessionOnly})
+		check(t, got, err, knowledge.Receipt{Stored: "note 17"})
 	})
 	t.Run("gap/stored", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/gap", JSON(200, map[string]any{"stored": "gap 4"}))
-		got, err := eng.Gap(ctx, domain.Gap{Subject: "s", Missing: "m", Tags: sessionOnly})
-		check(t, got, err, domain.Receipt{Stored: "gap 4"})
+		got, err := eng.Gap(ctx, knowledge.Gap{Subject: "s", Missing: "m", Tags: sessionOnly})
+		check(t, got, err, knowledge.Receipt{Stored: "gap 4"})
 	})
 	t.Run("interactions/every shape", func(t *testing.T) {
 		row := map[string]any{"t": 1767225600, "caller": "worker-2", "kind": "locate", "guidance_version": 3, "excluded_hits": 1,
 			"query": "auth middleware", "served": []any{"src/web/auth_middleware.py:24", map[string]any{"name": "auth-middleware"}},
 			"provider": "index", "session": "sess-42"}
-		wantRow := domain.Interaction{At: domain.Moment{At: time.Unix(1767225600, 0).UTC()}, Caller: "worker-2", Kind: "locate",
+		wantRow := knowledge.Interaction{At: knowledge.Moment{At: time.Unix(1767225600, 0).UTC()}, Caller: "worker-2", Kind: "locate",
 			GuidanceVersion: "3", ExcludedHits: 1, Query: "auth middleware",
 			Served: []string{"src/web/auth_middleware.py:24", `{"name":"auth-middleware"}`}, Provider: "index", Session: "sess-42"}
 		textTime := map[string]any{"t": "2026-01-01T10:00:00+01:00", "kind": "ask"}
 		otherTime := map[string]any{"t": "yesterday", "guidance_version": "v2"}
-		wantRest := []domain.Interaction{
-			{At: domain.Moment{At: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}, Kind: "ask"},
-			{At: domain.Moment{Text: "yesterday"}, GuidanceVersion: "v2"},
+		wantRest := []knowledge.Interaction{
+			{At: knowledge.Moment{At: time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}, Kind: "ask"},
+			{At: knowledge.Moment{Text: "yesterday"}, GuidanceVersion: "v2"},
 		}
-		all := append([]domain.Interaction{wantRow}, wantRest...)
+		all := append([]knowledge.Interaction{wantRow}, wantRest...)
 		for _, shape := range []struct {
 			name string
 			body any
@@ -352,23 +352,23 @@ func testReplies(t *testing.T, newEngine NewEngine) {
 			call         func(retrieval.Engine) error
 		}{
 			{"POST", "/api/library/brief", func(e retrieval.Engine) error {
-				_, err := e.Brief(ctx, domain.BriefQuery{Task: "t", Tags: sessionOnly})
+				_, err := e.Brief(ctx, knowledge.BriefQuery{Task: "t", Tags: sessionOnly})
 				return err
 			}},
 			{"POST", "/api/library/ask", func(e retrieval.Engine) error {
-				_, err := e.Ask(ctx, domain.AskQuery{Query: "q", Tags: sessionOnly})
+				_, err := e.Ask(ctx, knowledge.AskQuery{Query: "q", Tags: sessionOnly})
 				return err
 			}},
 			{"POST", "/api/library/tell", func(e retrieval.Engine) error {
-				_, err := e.Tell(ctx, domain.Tell{Subject: "s", Info: "i", Tags: sessionOnly})
+				_, err := e.Tell(ctx, knowledge.Tell{Subject: "s", Info: "i", Tags: sessionOnly})
 				return err
 			}},
 			{"POST", "/api/library/gap", func(e retrieval.Engine) error {
-				_, err := e.Gap(ctx, domain.Gap{Subject: "s", Missing: "m", Tags: sessionOnly})
+				_, err := e.Gap(ctx, knowledge.Gap{Subject: "s", Missing: "m", Tags: sessionOnly})
 				return err
 			}},
 			{"GET", "/api/library/locate", func(e retrieval.Engine) error {
-				_, err := e.Locate(ctx, domain.LocateQuery{Query: "q", Tags: sessionOnly})
+				_, err := e.Locate(ctx, knowledge.LocateQuery{Query: "q", Tags: sessionOnly})
 				return err
 			}},
 			{"GET", "/api/library/depends", func(e retrieval.Engine) error { _, err := e.Depends(ctx, "x"); return err }},
@@ -376,9 +376,9 @@ func testReplies(t *testing.T, newEngine NewEngine) {
 			t.Run(ep.path, func(t *testing.T) {
 				_, eng := start(t, newEngine, ep.method, ep.path, JSON(200, map[string]any{"error": "index is rebuilding"}))
 				err := ep.call(eng)
-				var ee *domain.EngineError
+				var ee *knowledge.EngineError
 				if !errors.As(err, &ee) {
-					t.Fatalf("error is %v, want a *domain.EngineError", err)
+					t.Fatalf("error is %v, want a *knowledge.EngineError", err)
 				}
 				if ee.Message != "index is rebuilding" || ee.Endpoint != ep.method+" "+ep.path {
 					t.Errorf("EngineError is %+v, want message %q at %s %s", ee, "index is rebuilding", ep.method, ep.path)
@@ -393,11 +393,11 @@ func testReplies(t *testing.T, newEngine NewEngine) {
 func testMalformed(t *testing.T, newEngine NewEngine) {
 	ctx := context.Background()
 	locate := func(e retrieval.Engine) error {
-		_, err := e.Locate(ctx, domain.LocateQuery{Query: "q", Tags: sessionOnly})
+		_, err := e.Locate(ctx, knowledge.LocateQuery{Query: "q", Tags: sessionOnly})
 		return err
 	}
 	brief := func(e retrieval.Engine) error {
-		_, err := e.Brief(ctx, domain.BriefQuery{Task: "t", Tags: sessionOnly})
+		_, err := e.Brief(ctx, knowledge.BriefQuery{Task: "t", Tags: sessionOnly})
 		return err
 	}
 	cases := []struct {
@@ -436,7 +436,7 @@ func testMalformed(t *testing.T, newEngine NewEngine) {
 			return err
 		}, []string{"GET /api/library/interactions", "[0]"}},
 		{"stored missing", "POST", "/api/library/tell", JSON(200, map[string]any{"ok": true}), func(e retrieval.Engine) error {
-			_, err := e.Tell(ctx, domain.Tell{Subject: "s", Info: "i", Tags: sessionOnly})
+			_, err := e.Tell(ctx, knowledge.Tell{Subject: "s", Info: "i", Tags: sessionOnly})
 			return err
 		}, []string{"POST /api/library/tell", "'stored'"}},
 		{"status not JSON", "GET", "/api/library/status", Raw(200, "OK"), func(e retrieval.Engine) error {
@@ -448,8 +448,8 @@ func testMalformed(t *testing.T, newEngine NewEngine) {
 		t.Run(tc.name, func(t *testing.T) {
 			fake, eng := start(t, newEngine, tc.method, tc.path, tc.reply)
 			err := tc.call(eng)
-			if !errors.Is(err, domain.ErrEngineReply) {
-				t.Fatalf("error is %v, want domain.ErrEngineReply", err)
+			if !errors.Is(err, knowledge.ErrEngineReply) {
+				t.Fatalf("error is %v, want knowledge.ErrEngineReply", err)
 			}
 			for _, m := range tc.mentions {
 				if !strings.Contains(err.Error(), m) {
@@ -471,7 +471,7 @@ func testFaults(t *testing.T, newEngine NewEngine) {
 	}
 	status := func(e retrieval.Engine) error { _, err := e.Status(ctx); return err }
 	brief := func(e retrieval.Engine) error {
-		_, err := e.Brief(ctx, domain.BriefQuery{Task: "t", Tags: sessionOnly})
+		_, err := e.Brief(ctx, knowledge.BriefQuery{Task: "t", Tags: sessionOnly})
 		return err
 	}
 
@@ -482,8 +482,8 @@ func testFaults(t *testing.T, newEngine NewEngine) {
 		begin := time.Now()
 		err := status(eng)
 		elapsed := time.Since(begin)
-		if !errors.Is(err, domain.ErrEngineUnreachable) {
-			t.Fatalf("error is %v, want domain.ErrEngineUnreachable", err)
+		if !errors.Is(err, knowledge.ErrEngineUnreachable) {
+			t.Fatalf("error is %v, want knowledge.ErrEngineUnreachable", err)
 		}
 		if !strings.Contains(err.Error(), u) {
 			t.Errorf("error %q does not name the engine's URL %s", err, u)
@@ -504,8 +504,8 @@ func testFaults(t *testing.T, newEngine NewEngine) {
 			t.Parallel()
 			fake, eng := start(t, newEngine, tc.name, tc.path, Drop())
 			err := tc.call(eng)
-			if !errors.Is(err, domain.ErrEngineUnreachable) {
-				t.Fatalf("error is %v, want domain.ErrEngineUnreachable", err)
+			if !errors.Is(err, knowledge.ErrEngineUnreachable) {
+				t.Fatalf("error is %v, want knowledge.ErrEngineUnreachable", err)
 			}
 			if !strings.Contains(err.Error(), fake.URL()) {
 				t.Errorf("error %q does not name the engine's URL %s", err, fake.URL())
@@ -518,8 +518,8 @@ func testFaults(t *testing.T, newEngine NewEngine) {
 	t.Run("dropped then answered", func(t *testing.T) {
 		t.Parallel()
 		fake, eng := start(t, newEngine, "POST", "/api/library/brief", Drop(), Truncate(), JSON(200, map[string]any{"brief": "third time lucky"}))
-		got, err := eng.Brief(ctx, domain.BriefQuery{Task: "t", Tags: fullTags})
-		check(t, got, err, domain.EngineAnswer{Text: "third time lucky"})
+		got, err := eng.Brief(ctx, knowledge.BriefQuery{Task: "t", Tags: fullTags})
+		check(t, got, err, knowledge.EngineAnswer{Text: "third time lucky"})
 		reqs := fake.Requests()
 		if len(reqs) != 3 {
 			t.Fatalf("engine got %d attempts, want 3", len(reqs))
@@ -548,8 +548,8 @@ func testFaults(t *testing.T, newEngine NewEngine) {
 			begin := time.Now()
 			err := tc.call(eng)
 			elapsed := time.Since(begin)
-			if !errors.Is(err, domain.ErrEngineSlow) {
-				t.Fatalf("error is %v, want domain.ErrEngineSlow", err)
+			if !errors.Is(err, knowledge.ErrEngineSlow) {
+				t.Fatalf("error is %v, want knowledge.ErrEngineSlow", err)
 			}
 			if !strings.Contains(err.Error(), tc.method+" "+tc.path) {
 				t.Errorf("error %q does not name the endpoint", err)
@@ -582,9 +582,9 @@ func testFaults(t *testing.T, newEngine NewEngine) {
 			t.Run(fmt.Sprintf("status %d %s is engine answered, not retried", code, tc.method), func(t *testing.T) {
 				fake, eng := start(t, newEngine, tc.method, tc.path, JSON(code, map[string]any{"detail": "nope"}))
 				err := tc.call(eng)
-				var se *domain.EngineStatusError
+				var se *knowledge.EngineStatusError
 				if !errors.As(err, &se) || se.Status != code {
-					t.Fatalf("error is %v, want a *domain.EngineStatusError with status %d", err, code)
+					t.Fatalf("error is %v, want a *knowledge.EngineStatusError with status %d", err, code)
 				}
 				if want := fmt.Sprintf("engine answered %d", code); !strings.Contains(err.Error(), want) {
 					t.Errorf("error %q does not say %q", err, want)
@@ -601,7 +601,7 @@ func testFaults(t *testing.T, newEngine NewEngine) {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(20*time.Millisecond, cancel)
 		begin := time.Now()
-		_, err := eng.Brief(ctx, domain.BriefQuery{Task: "t", Tags: sessionOnly})
+		_, err := eng.Brief(ctx, knowledge.BriefQuery{Task: "t", Tags: sessionOnly})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("error is %v, want context.Canceled", err)
 		}
@@ -613,18 +613,18 @@ func testFaults(t *testing.T, newEngine NewEngine) {
 
 func testGuidance(t *testing.T, newEngine NewEngine) {
 	ctx := context.Background()
-	guide := func(e retrieval.Engine) (domain.GuidanceReceipt, error) {
-		return e.Guide(ctx, domain.Guidance{Text: "prefer v2", Exclude: []string{"legacy/"}, Tags: sessionOnly})
+	guide := func(e retrieval.Engine) (knowledge.GuidanceReceipt, error) {
+		return e.Guide(ctx, knowledge.Guidance{Text: "prefer v2", Exclude: []string{"legacy/"}, Tags: sessionOnly})
 	}
 	t.Run("stored", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/guide", JSON(200, map[string]any{"stored": true, "version": 3, "expires_at": 1767229200}))
 		got, err := guide(eng)
-		check(t, got, err, domain.GuidanceReceipt{Stored: true, Version: "3", ExpiresAt: domain.Moment{At: time.Unix(1767229200, 0).UTC()}})
+		check(t, got, err, knowledge.GuidanceReceipt{Stored: true, Version: "3", ExpiresAt: knowledge.Moment{At: time.Unix(1767229200, 0).UTC()}})
 	})
 	t.Run("stored, expiry as text", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/guide", JSON(200, map[string]any{"stored": true, "version": "v7", "expires_at": "2026-01-01T01:00:00Z"}))
 		got, err := guide(eng)
-		check(t, got, err, domain.GuidanceReceipt{Stored: true, Version: "v7", ExpiresAt: domain.Moment{At: time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)}})
+		check(t, got, err, knowledge.GuidanceReceipt{Stored: true, Version: "v7", ExpiresAt: knowledge.Moment{At: time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)}})
 	})
 	for _, tc := range []struct {
 		name   string
@@ -640,7 +640,7 @@ func testGuidance(t *testing.T, newEngine NewEngine) {
 		t.Run(tc.name, func(t *testing.T) {
 			fake, eng := start(t, newEngine, "POST", "/api/library/guide", Raw(tc.status, tc.body))
 			got, err := guide(eng)
-			check(t, got, err, domain.GuidanceReceipt{Status: tc.status, Reason: tc.reason, Body: []byte(tc.body)})
+			check(t, got, err, knowledge.GuidanceReceipt{Status: tc.status, Reason: tc.reason, Body: []byte(tc.body)})
 			if n := len(fake.Requests()); n != 1 {
 				t.Errorf("engine got %d attempts, want 1", n)
 			}
@@ -649,21 +649,21 @@ func testGuidance(t *testing.T, newEngine NewEngine) {
 	t.Run("not stored in a 200", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/guide", Raw(200, `{"stored": false, "reason": "guidance is locked"}`))
 		got, err := guide(eng)
-		check(t, got, err, domain.GuidanceReceipt{Reason: "guidance is locked", Body: []byte(`{"stored": false, "reason": "guidance is locked"}`)})
+		check(t, got, err, knowledge.GuidanceReceipt{Reason: "guidance is locked", Body: []byte(`{"stored": false, "reason": "guidance is locked"}`)})
 	})
 	t.Run("5xx is engine answered", func(t *testing.T) {
 		_, eng := start(t, newEngine, "POST", "/api/library/guide", JSON(500, map[string]any{"detail": "boom"}))
 		_, err := guide(eng)
-		var se *domain.EngineStatusError
+		var se *knowledge.EngineStatusError
 		if !errors.As(err, &se) || se.Status != 500 {
-			t.Fatalf("error is %v, want a *domain.EngineStatusError 500", err)
+			t.Fatalf("error is %v, want a *knowledge.EngineStatusError 500", err)
 		}
 	})
 	t.Run("dropped is not retried", func(t *testing.T) {
 		fake, eng := start(t, newEngine, "POST", "/api/library/guide", Drop())
 		_, err := guide(eng)
-		if !errors.Is(err, domain.ErrEngineUnreachable) {
-			t.Fatalf("error is %v, want domain.ErrEngineUnreachable", err)
+		if !errors.Is(err, knowledge.ErrEngineUnreachable) {
+			t.Fatalf("error is %v, want knowledge.ErrEngineUnreachable", err)
 		}
 		if n := len(fake.Requests()); n != 1 {
 			t.Errorf("engine got %d attempts, want 1", n)
@@ -672,8 +672,8 @@ func testGuidance(t *testing.T, newEngine NewEngine) {
 	t.Run("clear dropped is not retried", func(t *testing.T) {
 		fake, eng := start(t, newEngine, "DELETE", "/api/library/guide", Drop())
 		_, err := eng.ClearGuide(ctx, "sess-42")
-		if !errors.Is(err, domain.ErrEngineUnreachable) {
-			t.Fatalf("error is %v, want domain.ErrEngineUnreachable", err)
+		if !errors.Is(err, knowledge.ErrEngineUnreachable) {
+			t.Fatalf("error is %v, want knowledge.ErrEngineUnreachable", err)
 		}
 		if n := len(fake.Requests()); n != 1 {
 			t.Errorf("engine got %d attempts, want 1", n)
@@ -684,8 +684,8 @@ func testGuidance(t *testing.T, newEngine NewEngine) {
 			PostTimeout: postTimeout, GuideTimeout: guideTimeout, MaxReplyBytes: maxReplyBytes})
 		begin := time.Now()
 		_, err := guide(eng)
-		if !errors.Is(err, domain.ErrEngineUnreachable) {
-			t.Fatalf("error is %v, want domain.ErrEngineUnreachable", err)
+		if !errors.Is(err, knowledge.ErrEngineUnreachable) {
+			t.Fatalf("error is %v, want knowledge.ErrEngineUnreachable", err)
 		}
 		if elapsed := time.Since(begin); elapsed >= time.Second {
 			t.Errorf("gave up after %s: it waited to retry", elapsed)
@@ -697,8 +697,8 @@ func testGuidance(t *testing.T, newEngine NewEngine) {
 		begin := time.Now()
 		_, err := guide(eng)
 		elapsed := time.Since(begin)
-		if !errors.Is(err, domain.ErrEngineSlow) {
-			t.Fatalf("error is %v, want domain.ErrEngineSlow", err)
+		if !errors.Is(err, knowledge.ErrEngineSlow) {
+			t.Fatalf("error is %v, want knowledge.ErrEngineSlow", err)
 		}
 		if elapsed < guideTimeout || elapsed >= postTimeout {
 			t.Errorf("gave up after %s, want the guidance timeout %s (not the POST one, %s)", elapsed, guideTimeout, postTimeout)
@@ -717,9 +717,9 @@ func testGuidance(t *testing.T, newEngine NewEngine) {
 	t.Run("clear 4xx keeps the body", func(t *testing.T) {
 		_, eng := start(t, newEngine, "DELETE", "/api/library/guide", Raw(403, `{"reason": "only the lead may clear"}`))
 		_, err := eng.ClearGuide(ctx, "sess-42")
-		var se *domain.EngineStatusError
+		var se *knowledge.EngineStatusError
 		if !errors.As(err, &se) || se.Status != 403 || !strings.Contains(err.Error(), "only the lead may clear") {
-			t.Fatalf("error is %v, want a 403 *domain.EngineStatusError quoting the reason", err)
+			t.Fatalf("error is %v, want a 403 *knowledge.EngineStatusError quoting the reason", err)
 		}
 	})
 }
@@ -734,12 +734,12 @@ func testConcurrent(t *testing.T, newEngine NewEngine) {
 		wg.Add(3)
 		go func() {
 			defer wg.Done()
-			_, err := eng.Locate(ctx, domain.LocateQuery{Query: fmt.Sprint("q", i), Limit: 10, Tags: sessionOnly})
+			_, err := eng.Locate(ctx, knowledge.LocateQuery{Query: fmt.Sprint("q", i), Limit: 10, Tags: sessionOnly})
 			errs <- err
 		}()
 		go func() {
 			defer wg.Done()
-			_, err := eng.Ask(ctx, domain.AskQuery{Query: fmt.Sprint("q", i), Tags: sessionOnly})
+			_, err := eng.Ask(ctx, knowledge.AskQuery{Query: fmt.Sprint("q", i), Tags: sessionOnly})
 			errs <- err
 		}()
 		go func() {

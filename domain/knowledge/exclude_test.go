@@ -1,8 +1,10 @@
-package domain
+package knowledge
 
 import (
 	"errors"
 	"testing"
+
+	"github.com/librarian/librarian/domain"
 )
 
 func TestExcludes(t *testing.T) {
@@ -47,7 +49,7 @@ func TestExcludes(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ParseExcludes([]string{"ok/", "  "}); !errors.Is(err, ErrInvalidArgument) || err.Error() != "invalid argument: exclude[1] is empty: give a folder (legacy/), a doc path or a pattern (*.old.md)" {
+	if _, err := ParseExcludes([]string{"ok/", "  "}); !errors.Is(err, domain.ErrInvalidArgument) || err.Error() != "invalid argument: exclude[1] is empty: give a folder (legacy/), a doc path or a pattern (*.old.md)" {
 		t.Errorf("empty pattern: %v", err)
 	}
 	if x, _ := ParseExcludes(nil); !x.Empty() || x.Match("a.md") != "" {

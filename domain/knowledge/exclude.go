@@ -1,9 +1,11 @@
-package domain
+package knowledge
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/librarian/librarian/domain"
 )
 
 // Excludes are a lead session's exclude patterns (seed 004's
@@ -42,11 +44,11 @@ func ParseExcludes(patterns []string) (Excludes, error) {
 		case raw == "" && strings.TrimSpace(p) != "":
 			raw = "**" // "/" or "./": the whole library
 		case raw == "":
-			return Excludes{}, fmt.Errorf("%w: exclude[%d] is empty: give a folder (legacy/), a doc path or a pattern (*.old.md)", ErrInvalidArgument, i)
+			return Excludes{}, fmt.Errorf("%w: exclude[%d] is empty: give a folder (legacy/), a doc path or a pattern (*.old.md)", domain.ErrInvalidArgument, i)
 		case strings.ContainsAny(raw, "\\\x00"):
-			return Excludes{}, fmt.Errorf("%w: exclude[%d] %q may not contain '\\' or NUL (paths use '/')", ErrInvalidArgument, i, p)
+			return Excludes{}, fmt.Errorf("%w: exclude[%d] %q may not contain '\\' or NUL (paths use '/')", domain.ErrInvalidArgument, i, p)
 		case len(raw) > 1024:
-			return Excludes{}, fmt.Errorf("%w: exclude[%d] is %d bytes, over 1024", ErrInvalidArgument, i, len(raw))
+			return Excludes{}, fmt.Errorf("%w: exclude[%d] is %d bytes, over 1024", domain.ErrInvalidArgument, i, len(raw))
 		}
 		r := excludeRule{pattern: p}
 		if strings.HasSuffix(raw, "/") {
