@@ -147,8 +147,8 @@ func diffNames(t *testing.T, got, want []domain.Name) {
 // TestExtractNamesLinear: the time grows with the doc, not faster. A doc
 // four times longer (pathological lines of backticks, brackets and wiki
 // links, and many code lines) takes at most about four times as long: a
-// quadratic scan would take sixteen. Each size is timed three times and the
-// fastest kept, so a busy machine does not decide.
+// quadratic scan would take sixteen. Each size is timed five times and the
+// fastest kept, in up to three rounds, so a busy machine does not decide.
 func TestExtractNamesLinear(t *testing.T) {
 	doc := func(n int) ([]byte, domain.Structure) {
 		line := strings.Repeat("`a`` [x](y ![[z]] --f-g `", n/10)
@@ -167,10 +167,19 @@ func TestExtractNamesLinear(t *testing.T) {
 		}
 		return best
 	}
-	small, large := fastest(400), fastest(1600)
-	if ratio := float64(large) / float64(small); ratio > 8 {
-		t.Errorf("4x the doc took %.1fx the time (%s vs %s): not linear", ratio, large, small)
+	// A quadratic scan is 16x in every round; a linear one is about 4x in
+	// some round even on a loaded machine (one round at 9x was seen once
+	// under -race with the other core busy).
+	var ratios []string
+	for range 3 {
+		small, large := fastest(400), fastest(1600)
+		ratio := float64(large) / float64(small)
+		if ratio <= 8 {
+			return
+		}
+		ratios = append(ratios, fmt.Sprintf("%.1fx (%s vs %s)", ratio, large, small))
 	}
+	t.Errorf("4x the doc took %s the time in each of three rounds: not linear", strings.Join(ratios, ", "))
 }
 
 func FuzzExtractNames(f *testing.F) {

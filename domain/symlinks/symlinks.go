@@ -11,11 +11,11 @@ import (
 // Symbolic links. The adapters open every file through an *os.Root, which
 // refuses any absolute link, even one that points inside the root. Seed 000
 // refuses only what lands outside, so when os.Root refuses a path as
-// escaping, an adapter resolves the path itself with ResolveLinks (reading
+// escaping, an adapter resolves the path itself with Resolve (reading
 // each component through the os.Root) and opens the link-free path it
 // returns through the os.Root again: confinement stays os.Root's, at open.
 
-// MaxLinks is how many symbolic links ResolveLinks follows for one path
+// MaxLinks is how many symbolic links Resolve follows for one path
 // before it calls the path a loop: 40, as Linux does.
 const MaxLinks = 40
 
@@ -92,7 +92,7 @@ func Resolve(p string, below BelowRoot, readLink LinkReader) (string, error) {
 // below the first of roots (the root's absolute paths, e.g. as configured
 // and with its own links resolved) that it starts with, comparing whole
 // segments: "/x/lib_evil/a.md" is not below "/x/lib". Empty and "."
-// segments are ignored; ".." is kept, for ResolveLinks to apply.
+// segments are ignored; ".." is kept, for Resolve to apply.
 func BelowRoots(target string, roots []string) (string, bool) {
 	if !isAbsolute(target) {
 		return "", false
