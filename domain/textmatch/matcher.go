@@ -89,7 +89,17 @@ func Compile(query string, regex, caseSensitive bool) (*Matcher, error) {
 		// Nothing but literals (words joined by |): a line holding one is
 		// a hit, found without running the regex over the lines.
 		if len(set) <= maxLiterals {
-			m.lits, m.litExact = set, true
+			// A literal holding a line break is on no line, so it is no
+			// hit; left in, it would hide a hit on the line it starts on
+			// (B\s|B on "B\nA" found "B\n" first and skipped the line).
+			// None left: the query matches no line.
+			lits := make([]Literal, 0, len(set))
+			for _, l := range set {
+				if bytes.IndexByte(l.Text, '\n') < 0 {
+					lits = append(lits, l)
+				}
+			}
+			m.lits, m.litExact = lits, true
 		} else {
 			m.multi = newMultiLiteral(set, true) // nil when too large for one
 		}

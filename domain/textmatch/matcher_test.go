@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The query modes of the tests: a literal string, or a regex.
@@ -319,4 +320,40 @@ func TestTextLowered(t *testing.T) {
 			t.Errorf("%q: lowered %q (same bytes %v, special %v), want %q (%v, %v)", tc.content, got, &got[0] == &content[0], v.special, tc.want, tc.same, tc.special)
 		}
 	}
+}
+
+// FuzzMatcherScan: on any text and any query the Matcher compiles, Scan
+// finds exactly the lines the obvious per-line search finds, after any
+// frontmatter line, with and without case folding.
+func FuzzMatcherScan(f *testing.F) {
+	f.Add("refresh token\nTOKEN here\n\u212Aelvin\n", "token", false, false, 0)
+	f.Add("a b\nab\n---\nb a\n", `a\s?b|ba`, true, false, 1)
+	f.Add("Café\nCAFÉ crème\n", "café", false, true, 0)
+	f.Fuzz(func(t *testing.T, content, query string, regex, caseSensitive bool, fm int) {
+		if !utf8.ValidString(content) || !utf8.ValidString(query) || query == "" || len(query) > 64 || len(content) > 512 {
+			t.Skip()
+		}
+		if !regex && strings.Contains(query, "\n") {
+			t.Skip() // refused before matching: a string hit is within one line
+		}
+		m, err := Compile(query, regex, caseSensitive)
+		if err != nil {
+			t.Skip() // an invalid or too large regex
+		}
+		mode := modeString
+		if regex {
+			mode = modeRegex
+		}
+		text := []byte(content)
+		fm = min(max(fm, 0), strings.Count(content, "\n"))
+		var hits []Hit
+		n := m.Scan(context.Background(), text, NewText(text), fm, -1, &hits)
+		var got []int
+		for _, h := range hits {
+			got = append(got, h.Line)
+		}
+		if want := referenceLines(content, fm, query, mode, caseSensitive); n != len(got) || !slices.Equal(got, want) {
+			t.Fatalf("%s %q (case-sensitive %v, frontmatter to L%d) in %q: got lines %v (count %d), want %v", mode, query, caseSensitive, fm, content, got, n, want)
+		}
+	})
 }

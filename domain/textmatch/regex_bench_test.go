@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// BenchmarkTSRegexMatch times BodyMatcher.match per body of the
+// BenchmarkBodyMatch times BodyMatcher.match per body of the
 // side-by-side library (../shared/bench/gen_library.py; skipped when
 // absent):
 //
@@ -24,7 +24,7 @@ import (
 // index skips); "bench/all" is every body loaded; "rare" is a rare literal
 // with assertions, "rare-natural" one with an unbounded tail, and
 // "common-near" two common words close together.
-func BenchmarkTSRegexMatch(b *testing.B) {
+func BenchmarkBodyMatch(b *testing.B) {
 	bodies := benchBodies(b, 4000)
 	const bench = `(?i)\b(rotor|stator|turbine)\b[^.]{0,40}\b(voltage|current)\b`
 	var candidates []string
@@ -74,10 +74,10 @@ func BenchmarkTSRegexMatch(b *testing.B) {
 	}
 }
 
-// TestTSRegexMatchesTheLibrary: on the benchmark library's bodies (when
+// TestBodyMatchMatchesTheLibrary: on the benchmark library's bodies (when
 // there), match answers as the whole-body match for the benchmark's regex
 // and others of its kind.
-func TestTSRegexMatchesTheLibrary(t *testing.T) {
+func TestBodyMatchMatchesTheLibrary(t *testing.T) {
 	bodies := benchBodies(t, 600)
 	patterns := []string{
 		`(?i)\b(rotor|stator|turbine)\b[^.]{0,40}\b(voltage|current)\b`,
@@ -103,7 +103,7 @@ func TestTSRegexMatchesTheLibrary(t *testing.T) {
 }
 
 // processCPU returns the process's CPU time where the system tells it
-// (compat_ts_regex_cpu_test.go), else it is nil.
+// (regex_cpu_test.go), else it is nil.
 var processCPU func() time.Duration
 
 func containsAnyOf(s string, words ...string) bool {

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// The process's CPU time, for BenchmarkTSRegexMatch's cpu-ns/body: on a
+// The process's CPU time, for BenchmarkBodyMatch's cpu-ns/body: on a
 // shared machine the wall clock also counts the time other processes had.
 func init() {
 	processCPU = func() time.Duration {

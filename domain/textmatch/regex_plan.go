@@ -7,8 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// The plan of a searchDocuments regex: where in a body a match can lie,
-// read off the regexp/syntax tree, so that most bodies need no regex run.
+// The plan of a whole-body regex (BodyMatcher): where in a body a match
+// can lie, read off the regexp/syntax tree, so that most bodies need no
+// regex run.
 //
 // The tree is split into branches (a top-level alternation's, through
 // groups) and each branch into pieces (the factors of its concatenation,

@@ -55,9 +55,9 @@ func randomBody(r *rand.Rand, n int) string {
 	return b.String()
 }
 
-// TestTSRegexWindowsAreTheWholeMatch: matching by the plan answers as the
+// TestBodyMatchWindowsAreTheWholeMatch: matching by the plan answers as the
 // whole-body match, for every pattern, on short and long random bodies.
-func TestTSRegexWindowsAreTheWholeMatch(t *testing.T) {
+func TestBodyMatchWindowsAreTheWholeMatch(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, p := range regexPatterns {
 		re := regexp.MustCompile(p)
@@ -81,9 +81,9 @@ func TestTSRegexWindowsAreTheWholeMatch(t *testing.T) {
 	}
 }
 
-// TestTSRegexPlan: what the analysis proves of each pattern, and where it
+// TestBodyMatchPlan: what the analysis proves of each pattern, and where it
 // proves nothing (every body matched whole).
-func TestTSRegexPlan(t *testing.T) {
+func TestBodyMatchPlan(t *testing.T) {
 	cases := []struct{ pattern, want string }{
 		// The benchmark's: voltage|current scanned for, rotor|stator|turbine
 		// within 47 runes before (54 less the anchor's 7), a match from 7
@@ -173,10 +173,10 @@ func describeTSPlan(p *bodyPlan) string {
 	return strings.Join(out, " ")
 }
 
-// TestTSRegexScan: the in-place scans (IndexByte, SWAR, two SWAR literals in
+// TestBodyMatchScan: the in-place scans (IndexByte, SWAR, two SWAR literals in
 // one pass) find exactly the occurrences a plain search of the ASCII-lowered
 // text does, at every alignment and near both ends.
-func TestTSRegexScan(t *testing.T) {
+func TestBodyMatchScan(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	alphabet := []string{"a", "A", "b", "B", "c", "C", "k", "K", " ", "s", "S", ".", "\n", "é", "\xff", "_", "日", "本", "\xe6"}
 	texts := []string{"a", "ab", "abc", "kas", "b.c", "aaaa", "abé", "abcabcab", "s", "cab ab", "é", "日本", "xé", "本"}
@@ -260,10 +260,10 @@ func sortedStarts(list string) string {
 	return fmt.Sprint(n)
 }
 
-// TestTSRegexRuneWalks: the walks that turn rune bounds into byte
+// TestBodyMatchRuneWalks: the walks that turn rune bounds into byte
 // positions never fall short of the runes the regexp package reads, invalid
 // bytes included.
-func TestTSRegexRuneWalks(t *testing.T) {
+func TestBodyMatchRuneWalks(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	parts := []string{"a", "é", "日", "😀", "\xff", "\xe2\x82", "\x80", "\n"}
 	for i := 0; i < 2000; i++ {
@@ -295,8 +295,8 @@ func TestTSRegexRuneWalks(t *testing.T) {
 	}
 }
 
-// FuzzTSRegexMatch: match is re.MatchString for any regex and body.
-func FuzzTSRegexMatch(f *testing.F) {
+// FuzzBodyMatch: match is re.MatchString for any regex and body.
+func FuzzBodyMatch(f *testing.F) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for i, p := range regexPatterns {
 		f.Add(p, randomBody(r, 20+i%30), false)

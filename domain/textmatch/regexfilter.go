@@ -8,9 +8,10 @@ import (
 	"slices"
 )
 
-// searchDocuments' regexes match whole bodies (no 'm' flag, as in the
-// original), so Go's regexp meets 5 KB inputs, too long for its fast
-// backtracker: it falls back to the NFA, about a millisecond a doc. A
+// A body regex matches a whole text (no 'm' flag: librarian-ts's
+// searchDocuments matches doc bodies so), and Go's regexp then meets 5 KB
+// inputs, too long for its fast backtracker: it falls back to the NFA,
+// about a millisecond a doc. A
 // match must hold the literals the regex requires, in order and within the
 // runes the pieces between can span (see bodyPlan): the literals are found
 // in place, the rare candidate places checked, and the regex run only on
@@ -35,7 +36,7 @@ const maxWindows = 64
 // would scan the same bytes again and again).
 const scanBudget = 8
 
-// BodyMatcher tests bodies against a searchDocuments regex. It is
+// BodyMatcher tests bodies against a whole-body regex. It is
 // read-only once built.
 type BodyMatcher struct {
 	re   *regexp.Regexp
