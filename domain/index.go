@@ -29,6 +29,9 @@ const (
 	NameConfigKey = "config"
 	NameFlag      = "flag"
 	NameFile      = "file"
+	// NameTerm is a name a list item or a table row defines (a class
+	// name, an option, a value), in a code span.
+	NameTerm = "term"
 )
 
 // NameHit is a stored Name and the document holding it.

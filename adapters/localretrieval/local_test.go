@@ -375,3 +375,24 @@ func TestLocateUnsettledIsNotStale(t *testing.T) {
 		t.Errorf("a hit in an unchanged doc stored as unsettled: %+v; want backend/auth.md first, not stale", loc.Hits)
 	}
 }
+
+// TestLocateDefinitionLineFirst (issue 21): a name a list item or a table
+// row defines is located at that line, before the heading of its section.
+func TestLocateDefinitionLineFirst(t *testing.T) {
+	eng := newLocal(t, filepath.Join("..", "..", "testdata", "librarian-examples", "docs"))
+	for _, tc := range []struct {
+		query, file string
+		line        int
+	}{
+		{"btn-primary", "daisyui/components/button.md", 13}, // "- color: `btn-neutral`, `btn-primary`, …" under "#### Class names"
+		{"cookieOptions.maxAge", "hono/middleware/builtin/language.md", 186},
+	} {
+		loc, err := eng.Locate(ctx, knowledge.LocateQuery{Query: tc.query, Limit: 5, Tags: tags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := first0(loc); h.File != tc.file || h.Line != tc.line {
+			t.Errorf("locate %q: first hit %+v, want %s:%d (all: %+v)", tc.query, h, tc.file, tc.line, loc.Hits)
+		}
+	}
+}

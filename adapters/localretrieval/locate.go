@@ -25,7 +25,7 @@ const (
 // then mentions of files.
 var kindBoost = map[string]float64{
 	domain.NameFunction: 30, domain.NameClass: 30, domain.NameType: 28, domain.NameRoute: 30, domain.NameConstant: 26,
-	domain.NameConfigKey: 26, domain.NameFlag: 24, domain.NameVariable: 20, "entry": 22, domain.NameHeading: 15, domain.NameFile: 10,
+	domain.NameConfigKey: 26, domain.NameFlag: 24, domain.NameTerm: 23, domain.NameVariable: 20, "entry": 22, domain.NameHeading: 15, domain.NameFile: 10,
 }
 
 type locateCand struct {

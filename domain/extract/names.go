@@ -307,6 +307,9 @@ var (
 	reInlineUpper  = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 	reInlineSnake  = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$`)
 	reInlineDotted = regexp.MustCompile(`^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$`)
+	// reInlineTerm is a name a list item or a table row defines: a class
+	// name, an option, a value (`btn-primary`, `maxAge`, `strict`).
+	reInlineTerm   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*(?:[.:][A-Za-z0-9_-]+)*$`)
 	reInlineFlag   = regexp.MustCompile(`^--[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9](?:[ =].*)?$`)
 	reInlineFolder = regexp.MustCompile(`^(?:\.{1,2}/|/)?[A-Za-z0-9_@][A-Za-z0-9_.@-]*(?:/[A-Za-z0-9_.@-]+)*/$|^[A-Za-z0-9_@][A-Za-z0-9_.@-]*(?:/[A-Za-z0-9_.@-]+)+$`)
 	reFilePath     = regexp.MustCompile(`(?:^|[\s(\[<"'` + "`" + `])((?:\.{1,2}/|/)?[A-Za-z0-9_@][A-Za-z0-9_.@-]*(?:/[A-Za-z0-9_.@-]+)*\.([A-Za-z][A-Za-z0-9]{0,5}))(?:$|[\s)\]>"'` + "`" + `,;:!?]|\.(?:\s|$))`)
@@ -325,6 +328,10 @@ var fileExtensions = map[string]bool{
 }
 
 func proseNames(line string, ln int, add func(domain.Name)) {
+	// A list item or a table row's first cell defines the names in it
+	// ("- color: `btn-neutral`, `btn-primary`", "| `maxAge` | number |"):
+	// its line, not the heading above, is where they are.
+	defines := definingSpans(line)
 	for _, span := range inlineCodeSpans(line) {
 		code := strings.TrimSpace(span)
 		switch {
@@ -339,6 +346,8 @@ func proseNames(line string, ln int, add func(domain.Name)) {
 			add(domain.Name{Kind: domain.NameConstant, Name: code, Line: ln})
 		case reInlineSnake.MatchString(code), reInlineDotted.MatchString(code) && !isFileName(code):
 			add(domain.Name{Kind: domain.NameConfigKey, Name: code, Line: ln})
+		case defines[span] && len(code) >= 2 && len(code) <= 64 && reInlineTerm.MatchString(code):
+			add(domain.Name{Kind: domain.NameTerm, Name: code, Line: ln})
 		}
 	}
 	if !mayHoldPath(line) {
@@ -441,4 +450,32 @@ func codeSpans(line string) []codeSpan {
 		k = j + 1
 	}
 	return spans
+}
+
+// definingSpans returns the code spans a line defines names with: every
+// span of a list item, the spans of a table row's first cell; none for
+// other lines.
+func definingSpans(line string) map[string]bool {
+	t := strings.TrimSpace(line)
+	var part string
+	switch {
+	case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "), strings.HasPrefix(t, "+ "):
+		part = t
+	case len(t) > 2 && t[0] >= '0' && t[0] <= '9' && (strings.HasPrefix(t[1:], ". ") || strings.HasPrefix(t[1:], ") ")):
+		part = t
+	case strings.HasPrefix(t, "|"):
+		cells := strings.Split(t[1:], "|")
+		part = cells[0]
+	default:
+		return nil
+	}
+	spans := inlineCodeSpans(part)
+	if len(spans) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(spans))
+	for _, s := range spans {
+		out[s] = true
+	}
+	return out
 }

@@ -201,3 +201,23 @@ func FuzzExtractNames(f *testing.F) {
 		}
 	})
 }
+
+// TestNamesDefinedByListsAndTables: the code spans of a list item, and of
+// a table row's first cell, are names defined on that line.
+func TestNamesDefinedByListsAndTables(t *testing.T) {
+	content := []byte("#### Class names\n" +
+		"- color: `btn-neutral`, `btn-primary`\n" +
+		"| Option | Type |\n" +
+		"| `cookieOptions.maxAge` | `number` |\n" +
+		"Prose with `not-a-definition` in it.\n" +
+		"1. `step-one` first\n")
+	var got []string
+	for _, n := range Names(content, domain.Structure{Lines: 6}) {
+		if n.Kind == domain.NameTerm {
+			got = append(got, fmt.Sprintf("%s@%d", n.Name, n.Line))
+		}
+	}
+	if want := "btn-neutral@2 btn-primary@2 cookieOptions.maxAge@4 step-one@6"; strings.Join(got, " ") != want {
+		t.Errorf("terms %q, want %q", strings.Join(got, " "), want)
+	}
+}
