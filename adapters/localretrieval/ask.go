@@ -9,13 +9,14 @@ import (
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/knowledge"
+	"github.com/librarian/librarian/domain/passage"
 	"github.com/librarian/librarian/domain/wording"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
-// passage is one section quoted in an answer: where it is and its best
+// quotedSection is one section quoted in an answer: where it is and its best
 // lines, as the file's own lines.
-type passage struct {
+type quotedSection struct {
 	DocID, Path, SectionID, Heading string
 	Start, End                      int
 	Tokens                          int
@@ -33,6 +34,8 @@ const (
 	followUpTerms     = 3 // a discuss message with fewer content words is a follow-up
 	askPassages       = 3
 	maxQuoteLines     = 8
+	quotedBestLines   = 3   // the lines that answer, per passage
+	strongLineShare   = 0.3 // a line scoring under this share of the best line is not quoted for itself
 	maxQuotedLineLen  = 300
 	weakPassageFactor = 0.35 // a passage scoring under this share of the best one is left out
 )
@@ -69,14 +72,14 @@ func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (knowledge.Engin
 			topic, text = earlier, query+" "+earlier
 		}
 	}
-	ps, excluded, err := e.passages(ctx, text, askPassages, excludes)
+	ps, excluded, err := e.passages(ctx, text, query, askPassages, excludes)
 	if err != nil {
 		return knowledge.EngineAnswer{}, err
 	}
 	if len(ps) == 0 && topic == "" && len(q.History) > 0 {
 		if earlier := topicOf(q.History); earlier != "" { // nothing alone: try with the thread's topic
 			topic, text = earlier, query+" "+earlier
-			if ps, excluded, err = e.passages(ctx, text, askPassages, excludes); err != nil {
+			if ps, excluded, err = e.passages(ctx, text, query, askPassages, excludes); err != nil {
 				return knowledge.EngineAnswer{}, err
 			}
 		}
@@ -113,23 +116,46 @@ func topicOf(history []knowledge.Turn) string {
 	return strings.Join(parts, " ")
 }
 
-// passages returns up to n sections answering text, best first, leaving
-// out the excluded ones (counted) and any much weaker than the best.
-func (e *Engine) passages(ctx context.Context, text string, n int, excludes knowledge.Excludes) ([]passage, int, error) {
+// passages returns up to n sections answering text (asked: the words
+// whose lines to quote), best first, leaving
+// out the excluded ones (counted) and any much weaker than the best. The
+// index's candidates (also those for the words docs use for the
+// question's, passage.Question.Related) are ordered by their index score
+// and by how well their best line answers, half each: a section whose
+// lines hold the answer goes before an intro that only names the topic.
+func (e *Engine) passages(ctx context.Context, text, asked string, n int, excludes knowledge.Excludes) ([]quotedSection, int, error) {
+	// The lines answer what was asked: a follow-up's own words, not the
+	// earlier question that carries its topic to the search.
+	question := passage.NewQuestion(asked)
+	if question.Empty() {
+		question = passage.NewQuestion(text)
+	}
 	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text, Limit: 4 * n})
 	if err != nil {
 		return nil, 0, fmt.Errorf("index ranked search: %w", err)
 	}
-	var out []passage
+	if related := question.Related(); len(related) > 0 {
+		more, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text + " " + strings.Join(related, " "), Limit: 4 * n})
+		if err != nil {
+			return nil, 0, fmt.Errorf("index ranked search: %w", err)
+		}
+		secs = mergeRanked(secs, more)
+	}
+	type candidate struct {
+		sec   domain.RankedSection
+		ent   sectionindex.Entry
+		lines []string
+		score float64
+	}
+	var cands []candidate
 	excluded := 0
-	perDoc := map[string]int{}
 	entries := map[string]sectionindex.Entry{}
+	lines := map[string][]string{}
+	bestIndex, bestLine := 0.0, 0.0
+	lineScores := make([]float64, 0, len(secs))
 	for _, s := range secs {
 		if excludes.Match(s.Path) != "" {
 			excluded++
-			continue
-		}
-		if len(out) == n || len(out) > 0 && s.Score < out[0].Score*weakPassageFactor || perDoc[s.Path] == 2 {
 			continue
 		}
 		ent, ok := entries[s.Path]
@@ -138,19 +164,75 @@ func (e *Engine) passages(ctx context.Context, text string, n int, excludes know
 				continue
 			}
 			entries[s.Path] = ent
+			lines[s.Path] = strings.Split(string(ent.Content), "\n")
 		}
-		perDoc[s.Path]++
-		out = append(out, quote(ent, s))
+		ls := 0.0
+		if best := question.Lines(lines[s.Path], s.Start, s.End, 1); len(best) > 0 {
+			ls = best[0].Score
+		}
+		cands = append(cands, candidate{sec: s, ent: ent, lines: lines[s.Path]})
+		lineScores = append(lineScores, ls)
+		bestIndex, bestLine = max(bestIndex, s.Score), max(bestLine, ls)
+	}
+	for i := range cands {
+		c := &cands[i]
+		c.score = c.sec.Score / max(bestIndex, 1e-9)
+		if bestLine > 0 {
+			c.score = (c.score + lineScores[i]/bestLine) / 2
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	var out []quotedSection
+	perDoc := map[string]int{}
+	for _, c := range cands {
+		if len(out) == n || len(out) > 0 && c.score < cands[0].score*weakPassageFactor || perDoc[c.sec.Path] == 2 {
+			continue
+		}
+		perDoc[c.sec.Path]++
+		out = append(out, quote(c.ent, c.sec, question))
 	}
 	return out, excluded, nil
 }
 
-// quote builds the passage of section s: its best lines, the best one
+// mergeRanked joins two ranked lists of sections: each section once, with
+// its better share of its own list's best score, best first.
+func mergeRanked(a, b []domain.RankedSection) []domain.RankedSection {
+	norm := func(list []domain.RankedSection) map[string]float64 {
+		best := 0.0
+		for _, s := range list {
+			best = max(best, s.Score)
+		}
+		m := map[string]float64{}
+		for _, s := range list {
+			m[s.Path+"\x00"+s.SectionID] = s.Score / max(best, 1e-9)
+		}
+		return m
+	}
+	na, nb := norm(a), norm(b)
+	seen := map[string]bool{}
+	var out []domain.RankedSection
+	for _, list := range [][]domain.RankedSection{a, b} {
+		for _, s := range list {
+			k := s.Path + "\x00" + s.SectionID
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			s.Score = max(na[k], nb[k])
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+// quote builds the passage of section s: the lines that best answer q
+// (domain/passage; the index's best lines when none scores), the best one
 // with a line of context each side, within the section, at most
 // maxQuoteLines.
-func quote(ent sectionindex.Entry, s domain.RankedSection) passage {
+func quote(ent sectionindex.Entry, s domain.RankedSection, q passage.Question) quotedSection {
 	lines := strings.Split(string(ent.Content), "\n")
-	p := passage{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
+	p := quotedSection{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
 	if p.DocID == "" {
 		p.DocID = s.Path
 	}
@@ -160,7 +242,18 @@ func quote(ent sectionindex.Entry, s domain.RankedSection) passage {
 			p.Heading = sec.Heading
 		}
 	}
-	best := s.Lines
+	// The lines that hold the question's words (the fill passage adds
+	// after them is left to the best line's own context below).
+	var best []int
+	scored := q.Lines(lines, s.Start, s.End, quotedBestLines)
+	for _, sc := range scored {
+		if sc.Score >= strongLineShare*scored[0].Score {
+			best = append(best, sc.Line)
+		}
+	}
+	if len(best) == 0 {
+		best = s.Lines
+	}
 	if len(best) == 0 { // the index gave none: the section's first lines of text
 		for n := s.Start + 1; n <= s.End && n <= len(lines) && len(best) < 2; n++ {
 			if strings.TrimSpace(lines[n-1]) != "" {
@@ -266,7 +359,7 @@ func jsonString(s string) string {
 
 const timeLayout = "2006-01-02 15:04:05 UTC"
 
-func renderPassages(b *strings.Builder, query string, ps []passage, told []knowledge.Knowledge, excluded int) {
+func renderPassages(b *strings.Builder, query string, ps []quotedSection, told []knowledge.Knowledge, excluded int) {
 	if len(ps) == 0 {
 		fmt.Fprintf(b, "The library has no section that answers %q.\n", wording.OneLine(query, 200))
 		if len(told) == 0 {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/passage"
+	"github.com/librarian/librarian/domain/textmatch"
 	"github.com/librarian/librarian/domain/wording"
 )
 
@@ -92,6 +94,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest) (string,
 	// Group the sections by doc, docs in the order of their best section,
 	// so each doc's line is written once.
 	var groups []docHits
+	question := passage.NewQuestion(req.Query)
 	groupOf := map[string]int{}
 	vs := &l.views
 	var stale []domain.Document // docs changed since indexed, whose sections were left out
@@ -124,7 +127,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest) (string,
 			groupOf[d.Path] = gi
 			groups = append(groups, docHits{doc: d, p: p, v: vs.get(p, d.Path)})
 		}
-		groups[gi].sections = append(groups[gi].sections, rankedHits(s))
+		groups[gi].sections = append(groups[gi].sections, rankedHits(s, question, groups[gi].v, p.Content))
 	}
 	var body strings.Builder
 	style := hitStyle{context: req.Context, tagFilter: req.Tags}
@@ -155,9 +158,13 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest) (string,
 }
 
 // rankedHits is a ranked section as the answer shows it: its range, and
-// its best lines (at most rankedLines) in line order.
-func rankedHits(s domain.RankedSection) sectionHits {
-	best := slices.Clone(s.Lines)
+// the lines that best answer the query (domain/passage, the index's best
+// lines when none scores), at most rankedLines, in line order.
+func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte) sectionHits {
+	best := q.Best(textLines(v, content, s.Start, s.End), s.Start, s.End, rankedLines)
+	if len(best) == 0 {
+		best = slices.Clone(s.Lines)
+	}
 	if len(best) > rankedLines {
 		best = best[:rankedLines]
 	}
@@ -167,4 +174,14 @@ func rankedHits(s domain.RankedSection) sectionHits {
 		sh.hits = append(sh.hits, hit{Line: l})
 	}
 	return sh
+}
+
+// textLines returns lines first..last of content, as passage reads them
+// (lines[k-1] is line k; the lines before first are left empty).
+func textLines(v *textmatch.Text, content []byte, first, last int) []string {
+	lines := make([]string, min(last, v.Lines()))
+	for k := max(first, 1); k <= len(lines); k++ {
+		lines[k-1] = string(v.Line(content, k))
+	}
+	return lines
 }

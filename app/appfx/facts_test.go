@@ -1,0 +1,118 @@
+package appfx_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.uber.org/fx"
+
+	"github.com/librarian/librarian/app/appfx"
+	"github.com/librarian/librarian/app/config"
+	"github.com/librarian/librarian/app/engine"
+	"github.com/librarian/librarian/app/search"
+	"github.com/librarian/librarian/domain"
+)
+
+// factCorpora are the libraries the fact questions of testdata/eval/facts
+// ask about: each has a set to tune on and a held-out set that is only
+// measured.
+var factCorpora = []struct {
+	name, root string
+}{
+	{"library", filepath.Join("..", "..", "library")},
+	{"examples", filepath.Join("..", "..", "testdata", "librarian-examples", "docs")},
+	{"vitest-docs", filepath.Join("..", "..", "testdata", "vitest-docs", "docs")},
+}
+
+// factHeldOutGoal is issue 21's goal for the held-out share, which the
+// figures below do not reach yet; factHeldOutFloor is what each held-out
+// set holds now, per way of asking, and may not fall under: a change that
+// loses a held-out fact fails here, one that gains raises the floor.
+const factHeldOutGoal = 0.90
+
+var factHeldOutFloor = map[string]int{
+	"library/ask": 6, "library/ranked": 7,
+	"examples/ask": 8, "examples/ranked": 9,
+	"vitest-docs/ask": 9, "vitest-docs/ranked": 9,
+}
+
+// TestFactEval asks every fact question of every corpus twice, through
+// librarian_ask (the local engine) and through ranked search_documents,
+// and checks the answer holds the fact (one of any_of, case-insensitive):
+// the line that states it, not only its document. The held-out sets gate
+// at factHeldOutFloor; every figure is logged, with the median answer size.
+//
+//	go test ./app/appfx -run TestFactEval -v
+func TestFactEval(t *testing.T) {
+	var summary strings.Builder
+	for _, c := range factCorpora {
+		if _, err := os.Stat(c.root); err != nil {
+			t.Fatalf("corpus %s: %v", c.name, err)
+		}
+		s := config.Settings{Root: c.root, Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
+			MaxImageBytes: 5 << 20, MaxAnswerTokens: 20000, Index: "off", Tools: []string{"library", "engine"}}
+		if err := s.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		var eng *engine.Engine
+		var searcher *search.Searcher
+		fxApp := fx.New(appfx.Module(s, slog.New(slog.DiscardHandler)), fx.Populate(&eng, &searcher), fx.NopLogger)
+		if err := fxApp.Err(); err != nil {
+			t.Fatal(err)
+		}
+		ranked := func(ctx context.Context, q engine.EvalQuestion) (string, error) {
+			return searcher.SearchDocuments(ctx, search.SearchRequest{Query: q.Query, Mode: search.SearchRanked, Scope: domain.Scope{Depth: -1}})
+		}
+		for _, split := range []string{"tune", "heldout"} {
+			file := filepath.Join("..", "..", "testdata", "eval", "facts", c.name+"-"+split+".jsonl")
+			f, err := os.Open(file)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			questions, err := engine.ReadEvalQuestions(f, file)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, way := range []struct {
+				name   string
+				answer engine.EvalAnswerer
+			}{{"ask", eng.EvalAnswer}, {"ranked", ranked}} {
+				report := engine.RunEvalQuestions(context.Background(), questions, way.answer)
+				var sizes []int
+				var missed []string
+				for _, r := range report.Results {
+					sizes = append(sizes, domain.EstimateTokens(int64(len(r.Answer))))
+					if !r.Passed {
+						missed = append(missed, r.Question.ID)
+					}
+				}
+				line := fmt.Sprintf("%-9s %-8s %-7s %2d/%2d (%3.0f%%), median answer %d tokens; missed: %s\n", c.name, split, way.name,
+					report.Passed(), len(report.Results), 100*report.Score(), median(sizes), strings.Join(missed, " "))
+				summary.WriteString(line)
+				if floor := factHeldOutFloor[c.name+"/"+way.name]; split == "heldout" && report.Passed() < floor {
+					t.Errorf("%s held-out, %s: %d/%d hold the fact, under the %d held before (goal: %.0f%%)",
+						c.name, way.name, report.Passed(), len(report.Results), floor, 100*factHeldOutGoal)
+				}
+			}
+		}
+		fxApp.Stop(context.Background())
+	}
+	t.Logf("\n%s", summary.String())
+}
+
+func median(xs []int) int {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

@@ -1,0 +1,453 @@
+// Package passage chooses, inside a section a search found, the lines that
+// answer a question: not the section's first lines, but the ones that hold
+// the question's words (by stem, and code names split into their words:
+// generateDigest is "generate digest"), the rarest of them in the section
+// weighing most, close together, and, when the question asks for a value (a
+// default, a limit, a name, a count), the lines that hold one (a number, a
+// code span, a quoted name). Ranked search_documents, librarian_ask,
+// librarian_discuss and librarian_brief quote through it, so they show the
+// same lines. Pure, and linear in the section's size. It imports only the
+// standard library.
+package passage
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Question is a question's words, prepared once for any number of
+// sections.
+type Question struct {
+	terms []string // distinct stems of its content words, in order, then of related words
+	// related are the stems added for words the docs use for the
+	// question's (relatedWords): they weigh relatedWeight of a word asked.
+	related map[string]bool
+	// asksValue: the question asks for a value (which, how many, the
+	// default, the largest...): lines holding one are preferred.
+	asksValue bool
+}
+
+// NewQuestion reads a question (or a search's words).
+func NewQuestion(text string) Question {
+	q := Question{asksValue: asksForValue(text), related: map[string]bool{}}
+	seen := map[string]bool{}
+	words := Words(text)
+	for _, w := range words {
+		if stopwords[w] || len(w) < 2 {
+			continue
+		}
+		s := Stem(w)
+		if !seen[s] {
+			seen[s] = true
+			q.terms = append(q.terms, s)
+		}
+	}
+	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
+		if s := Stem(r); !seen[s] {
+			seen[s] = true
+			q.terms = append(q.terms, s)
+			q.related[s] = true
+		}
+	}
+	return q
+}
+
+// Terms returns the question's content stems, in order, then those of
+// the words docs use for them.
+func (q Question) Terms() []string { return q.terms }
+
+// Related returns the words the docs use for the question's words, which
+// it does not hold (relatedWords), for a search to look for too.
+func (q Question) Related() []string {
+	var out []string
+	for _, t := range q.terms {
+		if q.related[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Empty reports whether the question has no content word.
+func (q Question) Empty() bool { return len(q.terms) == len(q.related) }
+
+// Scored is a line and how well it answers.
+type Scored struct {
+	Line  int // 1-based, in the file
+	Score float64
+}
+
+// Lines scores lines from..to of a file (lines[k-1] is line k) and returns
+// the n best that score above zero, best first (ties in line order).
+// Blank lines and fence markers never answer.
+func (q Question) Lines(lines []string, from, to, n int) []Scored {
+	from, to = max(from, 1), min(to, len(lines))
+	if q.Empty() || from > to || n <= 0 {
+		return nil
+	}
+	// How many lines of the section hold each term: a term on every line
+	// (the section's topic) tells lines apart less than a rare one.
+	type lineWords struct {
+		words []string
+		stems map[string][]int // stem -> word positions
+	}
+	parsed := make([]lineWords, to-from+1)
+	df := make(map[string]int, len(q.terms))
+	want := make(map[string]bool, len(q.terms))
+	for _, t := range q.terms {
+		want[t] = true
+	}
+	nonBlank := 0
+	for k := from; k <= to; k++ {
+		text := lines[k-1]
+		if isBlankOrFence(text) {
+			continue
+		}
+		nonBlank++
+		words := lineTerms(text)
+		lw := lineWords{words: words, stems: map[string][]int{}}
+		for i, w := range words {
+			if want[w] {
+				lw.stems[w] = append(lw.stems[w], i)
+				continue
+			}
+			for _, t := range q.terms {
+				if len(t) >= 4 && strings.HasPrefix(w, t) { // "force" in "forcefully"
+					lw.stems[t] = append(lw.stems[t], i)
+					break
+				}
+			}
+		}
+		for s := range lw.stems {
+			df[s]++
+		}
+		parsed[k-from] = lw
+	}
+	weight := make(map[string]float64, len(q.terms))
+	for _, t := range q.terms {
+		weight[t] = math.Log(1 + float64(nonBlank+1)/float64(df[t]+1))
+		if q.related[t] {
+			weight[t] *= relatedWeight
+		}
+	}
+	var out []Scored
+	for k := from; k <= to; k++ {
+		lw := parsed[k-from]
+		if len(lw.stems) == 0 {
+			continue
+		}
+		text := lines[k-1]
+		score := 0.0
+		for _, t := range q.terms { // in the question's order: the same sum every time
+			if _, ok := lw.stems[t]; ok {
+				score += weight[t]
+			}
+		}
+		// The share of the question the line covers, and how close its
+		// words are: a line that says the whole thing in a few words.
+		score *= 0.5 + 0.5*float64(len(lw.stems))/float64(max(len(q.terms)-len(q.related), 1))
+		if len(lw.stems) > 1 {
+			score *= 1 + 1/float64(1+span(lw.stems)/4)
+		}
+		if q.asksValue && holdsValue(text) {
+			score *= 1.6
+		}
+		trimmed := strings.TrimSpace(text)
+		switch {
+		case strings.HasPrefix(trimmed, "#"):
+			score *= 0.5 // a heading names the topic; the lines under it answer
+		case len(lw.words) > 60:
+			score *= 60 / float64(len(lw.words)) // a paragraph on one line matches by its size
+		}
+		out = append(out, Scored{Line: k, Score: score})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	if len(out) > n {
+		out = out[:n]
+	}
+	if q.asksValue && len(out) > 0 && len(out) < n {
+		out = q.withContext(out, lines, from, to, n)
+	}
+	return out
+}
+
+// withContext fills the places left when fewer than n lines hold the
+// words of a question that asks for a value with the lines near the best
+// one (its paragraph or list, where the value next to the words usually
+// is) that hold a value. They score below every line that holds a word.
+func (q Question) withContext(out []Scored, lines []string, from, to, n int) []Scored {
+	best := out[0]
+	taken := map[int]bool{}
+	for _, s := range out {
+		taken[s.Line] = true
+	}
+	var near []Scored
+	for d := 1; d <= 3; d++ {
+		for _, k := range []int{best.Line + d, best.Line - d} {
+			if k < from || k > to || taken[k] {
+				continue
+			}
+			text := lines[k-1]
+			if isBlankOrFence(text) || strings.HasPrefix(strings.TrimSpace(text), "#") {
+				continue
+			}
+			if !holdsValue(text) {
+				continue
+			}
+			near = append(near, Scored{Line: k, Score: best.Score * 0.2 / float64(d)})
+			taken[k] = true
+		}
+	}
+	sort.SliceStable(near, func(i, j int) bool { return near[i].Score > near[j].Score })
+	for _, s := range near {
+		if len(out) == n {
+			break
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Best is Lines' line numbers alone.
+func (q Question) Best(lines []string, from, to, n int) []int {
+	var out []int
+	for _, s := range q.Lines(lines, from, to, n) {
+		out = append(out, s.Line)
+	}
+	return out
+}
+
+// span is how many words apart the nearest occurrences of all the
+// matched stems lie: the smallest window holding one of each.
+func span(stems map[string][]int) int {
+	type hit struct{ pos, term int }
+	var hits []hit
+	t := 0
+	for _, ps := range stems {
+		for _, p := range ps {
+			hits = append(hits, hit{p, t})
+		}
+		t++
+	}
+	sort.Slice(hits, func(i, j int) bool { return hits[i].pos < hits[j].pos })
+	count := make([]int, t)
+	have, best, lo := 0, math.MaxInt, 0
+	for hi := range hits {
+		if count[hits[hi].term] == 0 {
+			have++
+		}
+		count[hits[hi].term]++
+		for have == t {
+			best = min(best, hits[hi].pos-hits[lo].pos)
+			count[hits[lo].term]--
+			if count[hits[lo].term] == 0 {
+				have--
+			}
+			lo++
+		}
+	}
+	return best
+}
+
+func isBlankOrFence(s string) bool {
+	t := strings.TrimSpace(s)
+	return t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || strings.Trim(t, "-|: ") == ""
+}
+
+// Words returns the words of s, lower case: letters, digits and '_' (other
+// characters split words), and, for a code name, its parts too
+// (generateDigest, generate_digest: generate and digest).
+func Words(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		lower := strings.ToLower(w)
+		out = append(out, lower)
+		if parts := splitIdentifier(w); len(parts) > 1 {
+			for _, p := range parts {
+				out = append(out, strings.ToLower(p))
+			}
+		}
+	}
+	return out
+}
+
+// lineTerms is the stems of a line's words, in order.
+func lineTerms(s string) []string {
+	ws := Words(s)
+	for i, w := range ws {
+		ws[i] = Stem(w)
+	}
+	return ws
+}
+
+// splitIdentifier splits camelCase, PascalCase and snake_case names into
+// their words (HTTPServer: HTTP and Server); a plain word is itself.
+func splitIdentifier(w string) []string {
+	var parts []string
+	start := 0
+	rs := []rune(w)
+	for i := 1; i < len(rs); i++ {
+		switch {
+		case rs[i] == '_':
+			if i > start {
+				parts = append(parts, string(rs[start:i]))
+			}
+			start = i + 1
+		case unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]),
+			unicode.IsUpper(rs[i]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]),
+			unicode.IsDigit(rs[i]) != unicode.IsDigit(rs[i-1]) && unicode.IsLetter(rs[i-1]) && rs[i-1] != '_':
+			if i > start {
+				parts = append(parts, string(rs[start:i]))
+			}
+			start = i
+		}
+	}
+	if start < len(rs) {
+		parts = append(parts, string(rs[start:]))
+	}
+	var out []string
+	for _, p := range parts {
+		if len(p) >= 2 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Stem cuts common English endings, so "rotated", "rotation" and
+// "rotates" meet at "rotat"; it keeps at least four letters (three for
+// a plural's s).
+func Stem(w string) string {
+	for _, suf := range []string{"ations", "ation", "ings", "ing", "ions", "ion", "ies", "ied", "ed", "es"} {
+		if strings.HasSuffix(w, suf) && utf8.RuneCountInString(w)-len(suf) >= 4 {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && utf8.RuneCountInString(w) >= 4 {
+		w = w[:len(w)-1]
+	}
+	if strings.HasSuffix(w, "e") && utf8.RuneCountInString(w) >= 5 {
+		w = w[:len(w)-1] // "override" meets "overriding" at "overrid"
+	}
+	return w
+}
+
+// asksForValue reports whether a question asks for a value: a default, a
+// limit, a name, a number, a command.
+func asksForValue(q string) bool {
+	low := " " + strings.ToLower(q) + " "
+	if strings.Contains(low, " what happen") || strings.Contains(low, " what does ") && strings.Contains(low, " do ") {
+		return false // asks for a behaviour, not a value
+	}
+	for _, cue := range []string{" which ", " what ", " default", " how many ", " how much ", " how long ", " how big ", " how large ",
+		" how often ", " largest ", " smallest ", " maximum ", " minimum ", " max ", " min ", " limit", " longest ",
+		" shortest ", " what is the name", " what name", " what command", " which command", " what port", " what value",
+		" what version", " what size", " what format", " what type", " what algorithm", " what hash", " what flag",
+		" what option", " what key", " what prefix", " what suffix", " what extension", " what status", " what code",
+		" how do i call", " called", " named"} {
+		if strings.Contains(low, cue) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsValue reports whether a line states a value: a number, a code span,
+// a quoted name or a key: value pair.
+func holdsValue(s string) bool {
+	if strings.Contains(s, "`") || strings.Contains(s, "\"") || strings.Contains(s, "'") {
+		return true
+	}
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// stopwords say nothing about what is asked for.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be but by can do does did for from has have how i if in into is it its
+		me my no not of on or our so that the their them then there these they this those to up us was we were what when where
+		which while who whom why will with you your all any each every some such than too very just also should would could
+		may might must shall about after again against before below between both during few more most other own same
+		through under until off over out only nor find show tell give get where's what's whats use used using want need
+		there here get set make does done doing something thing things way ways please happens happen`) {
+		stopwords[w] = true
+	}
+}
+
+// relatedWeight is how much a word the docs use for a question's word
+// weighs against a word the question holds.
+const relatedWeight = 0.6
+
+// relatedWords are the words developer docs use for what questions ask in
+// other words: the question's phrase (padded with spaces, lower case, as
+// Words spells it) on the left, the docs' words on the right. General
+// usage, not any one library's vocabulary.
+var relatedWords = []struct {
+	phrase string
+	words  []string
+}{
+	{" out of the box ", []string{"default"}},
+	{" unless ", []string{"default"}},
+	{" don t ", []string{"default"}},
+	{" do not ", []string{"default"}},
+	{" if i don ", []string{"default"}},
+	{" not set ", []string{"default"}},
+	{" on its own ", []string{"default"}},
+	{" by itself ", []string{"default"}},
+	{" largest ", []string{"max", "maximum", "limit"}},
+	{" biggest ", []string{"max", "maximum", "limit"}},
+	{" longest ", []string{"max", "maximum", "limit"}},
+	{" at most ", []string{"max", "maximum", "limit"}},
+	{" how big ", []string{"size", "max", "maximum", "limit"}},
+	{" how large ", []string{"size", "max", "maximum", "limit"}},
+	{" how long ", []string{"length", "duration", "ttl", "expire"}},
+	{" how many ", []string{"number", "count"}},
+	{" smallest ", []string{"min", "minimum"}},
+	{" shortest ", []string{"min", "minimum"}},
+	{" at least ", []string{"min", "minimum"}},
+	{" lifetime ", []string{"expire", "expiry", "age", "ttl"}},
+	{" expiry ", []string{"ttl", "expire"}},
+	{" expire ", []string{"ttl", "expiry"}},
+	{" undo ", []string{"rollback", "revert", "down"}},
+	{" undoes ", []string{"rollback", "revert", "down"}},
+	{" revert ", []string{"rollback", "down"}},
+	{" hash ", []string{"digest"}},
+	{" digest ", []string{"hash"}},
+	{" payload ", []string{"body", "size"}},
+	{" identifier ", []string{"id"}},
+	{" characters ", []string{"length"}},
+	{" twice ", []string{"reuse", "again"}},
+	{" again ", []string{"reuse"}},
+	{" throws ", []string{"error"}},
+	{" fails ", []string{"error"}},
+	{" dummy ", []string{"placeholder"}},
+	{" picture ", []string{"image"}},
+	{" pictures ", []string{"images"}},
+	{" force ", []string{"override"}},
+	{" called ", []string{"name"}},
+	{" remove ", []string{"delete"}},
+	{" delete ", []string{"remove"}},
+	{" port ", []string{"listen", "localhost"}},
+}
+
+// relatedTo returns the docs' words for the phrases a question holds.
+func relatedTo(padded string) []string {
+	var out []string
+	for _, r := range relatedWords {
+		if strings.Contains(padded, r.phrase) {
+			out = append(out, r.words...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,84 @@
+package passage
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestWordsSplitsCodeNames(t *testing.T) {
+	got := strings.Join(Words("generateDigest refresh_token HTTPServer v2"), " ")
+	want := "generatedigest generate digest refresh_token refresh token httpserver http server v2"
+	if got != want {
+		t.Errorf("Words = %q, want %q", got, want)
+	}
+	for a, b := range map[string]string{"rotated": "rotation", "overriding": "override", "classes": "class", "tokens": "token"} {
+		if Stem(a) != Stem(b) {
+			t.Errorf("Stem(%q) = %q, Stem(%q) = %q: want one stem", a, Stem(a), b, Stem(b))
+		}
+	}
+}
+
+// TestLinesChooseTheAnswer: the line that holds the question's rarer
+// words, and a value when one is asked for, beats the section's first
+// lines that only name its topic.
+func TestLinesChooseTheAnswer(t *testing.T) {
+	section := []string{
+		"## Cookie helper", // 1
+		"",                 // 2
+		"The cookie helper sets and reads cookies.", // 3
+		"Cookies are signed with a secret.",         // 4
+		"The helper throws an Error when:",          // 5
+		"- the cookie name starts with __Secure-,",  // 6
+		"- the `maxAge` option is over 400 days.",   // 7
+		"Cookie values are URL-encoded.",            // 8
+	}
+	for _, tc := range []struct {
+		question string
+		want     int
+	}{
+		{"what is the largest maxAge the cookie helper accepts?", 7},
+		{"how are cookie values encoded?", 8},
+		{"which secret signs cookies?", 4},
+	} {
+		got := NewQuestion(tc.question).Best(section, 1, len(section), 1)
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%q: best line %v, want L%d", tc.question, got, tc.want)
+		}
+	}
+}
+
+// TestLinesAddAValueNearTheWords: when few lines hold the words of a
+// question asking for a value, the lines near the best one that hold a
+// value follow it; a question asking for no value gets no such line.
+func TestLinesAddAValueNearTheWords(t *testing.T) {
+	section := []string{
+		"## TTL rules",
+		"Every key gets a TTL: 5 minutes by default.",
+		"Session data follows the session's own expiry.",
+	}
+	// "expiry" is on L3; docs say TTL for it (L2, with the value).
+	got := NewQuestion("what expiry does an entry get?").Best(section, 1, 3, 2)
+	if !slices.Equal(got, []int{3, 2}) {
+		t.Errorf("value question: lines %v, want [3 2]", got)
+	}
+	section = []string{"## Sessions", "Session data follows the session's own expiry.", "It is kept 30 days."}
+	if got = NewQuestion("what data do sessions follow?").Best(section, 1, 3, 3); !slices.Equal(got, []int{2, 1, 3}) {
+		t.Errorf("value question, one line with its words: lines %v, want [2 1 3] (L3 holds a value near L2)", got)
+	}
+	if got = NewQuestion("explain session data").Best(section, 1, 3, 3); !slices.Equal(got, []int{2, 1}) {
+		t.Errorf("question asking no value: lines %v, want [2 1] (no value line added)", got)
+	}
+}
+
+func TestRelatedWords(t *testing.T) {
+	q := NewQuestion("how big a payload is allowed out of the box?")
+	for _, w := range []string{"default", "size", "max", "body"} {
+		if !slices.Contains(q.Related(), Stem(w)) {
+			t.Errorf("related %v lacks %q", q.Related(), w)
+		}
+	}
+	if !NewQuestion("what is the way to do it?").Empty() {
+		t.Error("a question of stopwords is not empty")
+	}
+}
