@@ -31,7 +31,7 @@ import (
 // is a tool error (isError) naming the argument.
 func addTool[In any](srv *mcp.Server, tool *mcp.Tool, schema *jsonschema.Schema,
 	handle func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, error)) {
-	tool.InputSchema = schema
+	tool.InputSchema = publishedSchema(schema)
 	srv.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := readArguments[In](tool.Name, schema, req.Params.Arguments)
 		if err != nil {
@@ -279,4 +279,47 @@ func plainTypes(s *jsonschema.Schema) {
 			}
 		}
 	}
+}
+
+// publishedDefaults are the defaults a client is shown: the server's own
+// answer budget, which an agent cannot guess, and include_code's true (a
+// flag that is on unless turned off). The others (false, '.', -1, the
+// empty list) are what leaving an argument out means anyway, and
+// tools/list is paid for in every agent turn; readArguments still fills
+// them all in.
+var publishedDefaults = map[string]bool{"max_tokens": true, "include_code": true}
+
+// publishedSchema is schema as tools/list shows it: a copy without the
+// defaults that go without saying, and without the bounds and the refusal
+// of unknown fields that readArguments checks itself, saying what is wrong
+// better than a schema validator.
+func publishedSchema(schema *jsonschema.Schema) *jsonschema.Schema {
+	return slimSchema(schema, true)
+}
+
+func slimSchema(s *jsonschema.Schema, top bool) *jsonschema.Schema {
+	if s == nil {
+		return nil
+	}
+	out := *s
+	out.AdditionalProperties = nil
+	out.MinItems, out.MaxItems, out.Minimum = nil, nil, nil
+	if out.Properties != nil {
+		out.Properties = make(map[string]*jsonschema.Schema, len(s.Properties))
+		for name, p := range s.Properties {
+			cp := slimSchema(p, false)
+			if cp.Default != nil && !(top && publishedDefaults[name]) {
+				cp.Default = nil
+			}
+			out.Properties[name] = cp
+		}
+	}
+	out.Items = slimSchema(s.Items, false)
+	if s.AnyOf != nil {
+		out.AnyOf = make([]*jsonschema.Schema, len(s.AnyOf))
+		for i, a := range s.AnyOf {
+			out.AnyOf[i] = slimSchema(a, false)
+		}
+	}
+	return &out
 }

@@ -97,12 +97,8 @@ func abbreviate(raw json.RawMessage) string {
 	return s
 }
 
-const getDocumentsDescription = "Fetch exactly what you need in ONE call. `select` items, answered in order: a doc " +
-	"id or path; {\"root\": DIR} for every doc under it; {\"doc\": ID, \"sections\": [FULL section ids]}; " +
-	"{\"doc\": ID, \"lines\": [from, to]}; an object may set include_images / include_code. Lines come back verbatim " +
-	"under `=== id (path) · section … · L18–38 ===` headers; left-out code and images become one-line placeholders; " +
-	"lines already sent in the call are not repeated. Unknown names go to Notes. Past max_tokens the rest is " +
-	"listed as ready-to-send selectors. Ask for images only where the visual detail matters."
+const getDocumentsDescription = "Fetch docs, folders, sections or line ranges, verbatim, in ONE call; past " +
+	"max_tokens the rest comes back as selectors."
 
 // getDocumentsSchema is get_documents' input schema, written out because
 // `select` items are either a string or an object.
@@ -120,15 +116,15 @@ func getDocumentsSchema(maxAnswerTokens int) *jsonschema.Schema {
 	selector := &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
-			"doc":  str("doc id or path"),
-			"root": str("folder: every doc under it (not with doc)"),
-			"sections": {Type: "array", MinItems: jsonschema.Ptr(1), Items: str("a full section id, or a unique leaf"),
-				Description: "sections of doc, in this order"},
+			"doc":  str(""),
+			"root": str(""),
+			"sections": {Type: "array", MinItems: jsonschema.Ptr(1), Items: str(""),
+				Description: "full section ids"},
 			"lines": {Type: "array", MinItems: jsonschema.Ptr(2), MaxItems: jsonschema.Ptr(2),
 				Items:       &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0)},
-				Description: "inclusive line range [from, to]"},
-			"include_images": {Type: "boolean", Description: "override include_images"},
-			"include_code":   {Type: "boolean", Description: "override include_code"},
+				Description: "[from, to]"},
+			"include_images": {Type: "boolean"},
+			"include_code":   {Type: "boolean"},
 		},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 	}
@@ -138,17 +134,17 @@ func getDocumentsSchema(maxAnswerTokens int) *jsonschema.Schema {
 			"select": {
 				Type:        "array",
 				MinItems:    jsonschema.Ptr(1),
-				Description: "what to fetch, in order",
+				Description: "doc ids or paths, or selectors",
 				Items: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
-					str("doc id or path: the whole doc"),
+					str(""),
 					selector,
 				}},
 			},
-			"include_images": boolean("send images as image content; else a placeholder each", false),
-			"include_code":   boolean("keep code blocks; else a placeholder each", true),
+			"include_images": {Type: "boolean"},
+			"include_code":   boolean("", true),
 			"max_tokens": {Type: "integer", Minimum: jsonschema.Ptr(0.0),
 				Default:     json.RawMessage(fmt.Sprint(maxAnswerTokens)),
-				Description: "answer budget in tokens (0 = no limit)"},
+				Description: "budget (0: none)"},
 		},
 		Required:             []string{"select"},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
@@ -164,7 +160,7 @@ func addGetDocuments(srv *mcp.Server, lib *browse.Browser, logger *slog.Logger) 
 		Name:        "get_documents",
 		Description: getDocumentsDescription,
 		Annotations: readOnly("Get documents"),
-		InputSchema: getDocumentsSchema(defaultMax),
+		InputSchema: publishedSchema(getDocumentsSchema(defaultMax)),
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		fail := func(err error) (*mcp.CallToolResult, error) {
 			res := &mcp.CallToolResult{}

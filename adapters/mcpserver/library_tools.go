@@ -15,18 +15,16 @@ import (
 // tags, in snake_case. Each handler translates its arguments and calls app.
 
 type listDocumentsArgs struct {
-	Root         string   `json:"root,omitempty" jsonschema:"folder to list ('.' is the whole library), or a doc id or path for its outline with sizes"`
-	LineBounds   bool     `json:"line_bounds,omitempty" jsonschema:"add each section's line range (L18–38)"`
-	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"cap the outline's heading levels (2: # and ##; 0: no outline); omit for all"`
-	Tags         []string `json:"tags,omitempty" jsonschema:"only docs carrying ANY of these tags"`
-	Depth        *int     `json:"depth,omitempty" jsonschema:"path segments below root, the file name included (1 = root's own docs; deeper folders still show their counts); negative: all"`
-	MaxTokens    *int     `json:"max_tokens,omitempty" jsonschema:"answer budget in tokens (0 = no limit)"`
+	Root         string   `json:"root,omitempty" jsonschema:"folder, or a doc id/path for its outline"`
+	LineBounds   bool     `json:"line_bounds,omitempty"`
+	SectionDepth *int     `json:"section_depth,omitempty" jsonschema:"outline heading levels (0: none)"`
+	Tags         []string `json:"tags,omitempty" jsonschema:"ANY of these"`
+	Depth        *int     `json:"depth,omitempty" jsonschema:"levels below root"`
+	MaxTokens    *int     `json:"max_tokens,omitempty" jsonschema:"budget (0: none)"`
 }
 
-const listDocumentsDescription = "Browse: folders (docs, ~tokens) and docs (id, file, ~tokens, summary, tags) with " +
-	"section outlines (FULL ids for get_documents' `sections`). Over max_tokens it shows every folder level " +
-	"first and names the folders left out: list those next. A doc id or path as `root` gives that doc's outline " +
-	"with line ranges and section sizes. `section_depth: 0` lists doc lines only."
+const listDocumentsDescription = "Browse folders and docs (~tokens, summary, tags) with section outlines; " +
+	"past max_tokens, left-out folders are named."
 
 // AddLibraryTools registers the `library` tool set.
 func AddLibraryTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searcher, logger *slog.Logger) {

@@ -16,33 +16,27 @@ import (
 // `library` tool set, answering at line level.
 
 type searchDocumentsArgs struct {
-	Query         string   `json:"query" jsonschema:"what to look for: a string, a Go RE2 regex (mode regex), or a question in words (mode ranked)"`
-	Mode          string   `json:"mode,omitempty" jsonschema:"string (a literal), regex (Go RE2, per line) or ranked (the sections that best answer a question)"`
-	CaseSensitive bool     `json:"case_sensitive,omitempty" jsonschema:"match case exactly (default: Unicode folding)"`
-	Root          string   `json:"root,omitempty" jsonschema:"folder to search ('.' is the whole library)"`
-	Tags          []string `json:"tags,omitempty" jsonschema:"only docs carrying ANY of these tags"`
-	Depth         *int     `json:"depth,omitempty" jsonschema:"path segments below root, the file name included (1 = root's own docs); negative: all"`
-	MaxResults    *int     `json:"max_results,omitempty" jsonschema:"most hit lines shown (0 = all; default 50); ranked: sections (default 5)"`
-	Context       *int     `json:"context,omitempty" jsonschema:"lines shown before and after each hit (0-20), merged as grep -C"`
-	WholeWord     bool     `json:"whole_word,omitempty" jsonschema:"string mode: whole words only (port, not import)"`
+	Query         string   `json:"query" jsonschema:"what to look for"`
+	Mode          string   `json:"mode,omitempty"`
+	CaseSensitive bool     `json:"case_sensitive,omitempty"`
+	Root          string   `json:"root,omitempty" jsonschema:"folder"`
+	Tags          []string `json:"tags,omitempty" jsonschema:"ANY of these"`
+	Depth         *int     `json:"depth,omitempty" jsonschema:"levels below root"`
+	MaxResults    *int     `json:"max_results,omitempty" jsonschema:"hit lines (50; 0: all); ranked: sections (5)"`
+	Context       *int     `json:"context,omitempty" jsonschema:"lines around hits (0-20)"`
+	WholeWord     bool     `json:"whole_word,omitempty" jsonschema:"string mode: not inside words"`
 }
 
-const searchDocumentsDescription = "Find lines: the cheapest first step. A name or an exact phrase: the default " +
-	"string mode (case-insensitive unless `case_sensitive`; `whole_word` skips matches inside words), or " +
-	"mode=\"regex\", Go RE2 (linear time) matched per line. A question in words: mode=\"ranked\", the sections " +
-	"that best answer it. `root`, `tags`, `depth` narrow the docs. The answer: per doc `id (path) ~tokens`; per " +
-	"section, once, `§ FULL-ID L18–38 ~tokens`; per hit `L21: line` (`L26 [go code]:` in code; a table row brings " +
-	"its header row); `context: N` adds `L20- line` around hits. Then ONE get_documents call with exactly the " +
-	"sections or lines the hits name."
+const searchDocumentsDescription = "Find lines, the cheapest first step: a name or phrase, a Go RE2 regex " +
+	"(linear time, per line), or a question (ranked)."
 
 type listTagsArgs struct {
-	Root         string `json:"root,omitempty" jsonschema:"folder whose docs are counted ('.' is the whole library)"`
-	IncludePaths bool   `json:"include_paths,omitempty" jsonschema:"list each tag's doc paths under it"`
-	Depth        *int   `json:"depth,omitempty" jsonschema:"path segments below root, the file name included (1 = root's own docs); negative: all"`
+	Root         string `json:"root,omitempty" jsonschema:"folder"`
+	IncludePaths bool   `json:"include_paths,omitempty"`
+	Depth        *int   `json:"depth,omitempty" jsonschema:"levels below root"`
 }
 
-const listTagsDescription = "List the tags of the docs under `root`, most used first: `- tag (docs)`. Tags include " +
-	"those inherited from folders' index.md files. Use one in list_documents' or search_documents' `tags`."
+const listTagsDescription = "Tags under root, most used first, with counts."
 
 // addSearchTools registers search_documents and list_tags.
 func addSearchTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searcher, logger *slog.Logger) {

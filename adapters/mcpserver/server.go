@@ -24,11 +24,12 @@ import (
 // to the lines that answer (measured in issue 9: searching first was
 // several times cheaper than browsing for a question with a name in it),
 // then seed 000's one get_documents call.
-const Instructions = "Project knowledge lives in this library. Cheapest path: for a name or an exact phrase, " +
-	"`search_documents` (`whole_word` for short names); for a question in words, `search_documents` with " +
-	"mode \"ranked\". Hits name each section with its line range and size: fetch exactly those sections or " +
-	"lines in ONE `get_documents` call. Browse with `list_documents` (folders with sizes; a doc id as `root` " +
-	"gives its outline) when you do not know what to look for. Request images only where the visual detail matters."
+const Instructions = "Project knowledge lives in this library. Cheapest path: `search_documents` for a name " +
+	"or phrase (`whole_word` for short ones), mode \"ranked\" for a question in words. Hits name each section " +
+	"(full id, line range, size): fetch exactly those sections or lines in ONE `get_documents` call; it returns " +
+	"lines verbatim, with placeholders for code and images left out and for lines already sent. Browse with " +
+	"`list_documents` (a doc id as `root` gives its outline) when you do not know what to look for. Request " +
+	"images only where the visual detail matters."
 
 // TSInstructions describe the librarian-ts tool set (seed 001's workflow).
 const TSInstructions = "Markdown documents organised by folder and tagged in frontmatter (tags are " +
@@ -124,8 +125,17 @@ func recoverPanics(logger *slog.Logger) mcp.Middleware {
 	}
 }
 
-// readOnly is the annotation of every library tool: nothing is ever written.
-func readOnly(title string) *mcp.ToolAnnotations {
+// readOnly is the annotation of every library tool: nothing is ever
+// written, which lets a client run it without asking. The other hints
+// (idempotent, closed world) and a title that restates the name change
+// nothing a client does, and tools/list is paid for in every agent turn.
+func readOnly(string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: true}
+}
+
+// readOnlyTitled is the annotation of the librarian-ts tools, whose
+// tools/list is kept as it was (a drop-in changes nothing a client sees).
+func readOnlyTitled(title string) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: jsonschema.Ptr(false)}
 }
 

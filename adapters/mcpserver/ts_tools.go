@@ -155,7 +155,7 @@ func addTSTool[In any](srv *mcp.Server, tools map[string]tsTool, logger *slog.Lo
 	if !ok {
 		panic(fmt.Sprintf("ts_tools.json has no tool %q", name))
 	}
-	srv.AddTool(&mcp.Tool{Name: name, InputSchema: t.advertise, Annotations: readOnly(title)},
+	srv.AddTool(&mcp.Tool{Name: name, InputSchema: t.advertise, Annotations: readOnlyTitled(title)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			in, err := tsArguments[In](t, req.Params.Arguments)
 			if err != nil {
