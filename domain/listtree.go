@@ -98,6 +98,9 @@ func folderLevel(f, root string) int {
 	return DepthBelow(f, root)
 }
 
+// FolderOf is the folder holding library path p ("" for the library root).
+func FolderOf(p string) string { return docDir(p) }
+
 // docDir is the folder holding p ("" for the library root).
 func docDir(p string) string {
 	if d := path.Dir(p); d != "." && d != "/" {

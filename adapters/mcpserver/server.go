@@ -80,6 +80,9 @@ type Options struct {
 	Logger  *slog.Logger
 	// Instructions for agents; "" means Instructions (the library tools').
 	Instructions string
+	// Complete answers completion/complete (LibraryCompletion); nil: the
+	// server offers no completion.
+	Complete func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
 }
 
 // NewServer builds an MCP server with no tools yet; the Add*Tools functions
@@ -92,7 +95,8 @@ func NewServer(opts Options) *mcp.Server {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "Librarian", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: firstNonEmpty(opts.Instructions, Instructions), Logger: logger})
+		&mcp.ServerOptions{Instructions: firstNonEmpty(opts.Instructions, Instructions), Logger: logger,
+			CompletionHandler: opts.Complete, PageSize: resourcesPageSize})
 	srv.AddReceivingMiddleware(recoverPanics(logger), protocolErrors, plainResults)
 	return srv
 }

@@ -244,9 +244,17 @@ func newMCPServer(d serverDeps) *mcp.Server { return buildServer(d, d.Engine) }
 // engine (whose session id and discuss threads are the session's state).
 func buildServer(d serverDeps, eng *engine.Engine) *mcp.Server {
 	s := d.Settings
-	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger,
+	opts := mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger,
 		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"),
-			EngineChoice(s) == config.EngineLocal)})
+			EngineChoice(s) == config.EngineLocal)}
+	if d.Browse != nil {
+		opts.Complete = mcpserver.LibraryCompletion(d.Browse)
+	}
+	srv := mcpserver.NewServer(opts)
+	if d.Browse != nil {
+		// Every doc is a resource, whichever tool set is served.
+		mcpserver.AddLibraryResources(srv, d.Browse)
+	}
 	if d.Settings.HasTools("library") {
 		mcpserver.AddLibraryTools(srv, d.Browse, d.Search, d.Logger)
 	}

@@ -179,6 +179,50 @@ func TestInspectorCLI(t *testing.T) {
 	}
 }
 
+// TestInspectorResources: a real client lists the library's docs as
+// resources and reads one, as a person attaching a doc would.
+func TestInspectorResources(t *testing.T) {
+	inspector := os.Getenv("LIBRARIAN_INSPECTOR")
+	if inspector == "" {
+		if p, err := exec.LookPath("mcp-inspector"); err == nil {
+			inspector = p
+		}
+	}
+	if _, err := os.Stat(inspector); inspector == "" || err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must provide the MCP Inspector (LIBRARIAN_INSPECTOR=%q)", inspector)
+		}
+		t.Skip("MCP Inspector not installed; .ci/run installs it (npm @modelcontextprotocol/inspector@2.12.0)")
+	}
+	lib := filepath.Join(repoRoot(t), "library")
+	out, err := exec.Command(inspector, "--cli", "-e", "LIBRARY_ROOT="+lib, binary, "--method", "resources/list").Output()
+	if err != nil {
+		t.Fatalf("inspector resources/list: %v\n%s", err, out)
+	}
+	var list struct {
+		Resources []struct{ URI, Name, MimeType string }
+	}
+	if err := json.Unmarshal(out, &list); err != nil || len(list.Resources) == 0 {
+		t.Fatalf("resources/list: %v\n%s", err, out)
+	}
+	uri := ""
+	for _, r := range list.Resources {
+		if r.Name == "auth" {
+			uri = r.URI
+		}
+	}
+	if uri != "librarian://doc/auth" {
+		t.Fatalf("no auth doc resource: %s", out)
+	}
+	out, err = exec.Command(inspector, "--cli", "-e", "LIBRARY_ROOT="+lib, binary, "--method", "resources/read", "--uri", uri).Output()
+	if err != nil {
+		t.Fatalf("inspector resources/read: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "# Authentication") {
+		t.Fatalf("resources/read %s: %s", uri, out)
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

@@ -1,0 +1,155 @@
+package mcpserver_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/librarian/librarian/adapters/frontmatterindex"
+	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
+	"github.com/librarian/librarian/adapters/jsonindex"
+	"github.com/librarian/librarian/adapters/mcpserver"
+	"github.com/librarian/librarian/app/browse"
+	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/library/librarytest"
+	"github.com/librarian/librarian/app/search"
+)
+
+// resourceClient serves the library at root (frontmatter convention, or
+// json when jsonIndex) as resources to a go-sdk client.
+func resourceClient(t *testing.T, root string, jsonIndex bool) *mcp.ClientSession {
+	t.Helper()
+	var lib *library.Library
+	if jsonIndex {
+		src, err := jsonindex.New(root, "index.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { src.Close() })
+		lib = library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
+	} else {
+		src, err := frontmatterindex.New(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { src.Close() })
+		lib = library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
+	}
+	b := browse.New(lib)
+	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test", Complete: mcpserver.LibraryCompletion(b)})
+	mcpserver.AddLibraryTools(srv, b, search.New(lib), nil)
+	mcpserver.AddLibraryResources(srv, b)
+	return connectClient(t, srv, "resources", "2025-11-25")
+}
+
+// TestResourcesListInPages: every doc is a resource (URI from its id,
+// title, size, text/markdown), listed 1,000 at a time with cursors.
+func TestResourcesListInPages(t *testing.T) {
+	dir := t.TempDir()
+	layout := librarytest.GenLibrary(t, dir, 1500)
+	cs := resourceClient(t, dir, true)
+	ctx := context.Background()
+	var all []*mcp.Resource
+	pages := 0
+	cursor := ""
+	for {
+		res, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		all = append(all, res.Resources...)
+		if res.NextCursor == "" {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	if pages != 2 || len(all) != len(layout.IDs) {
+		t.Fatalf("%d pages, %d resources; want 2 pages of the %d docs", pages, len(all), len(layout.IDs))
+	}
+	first := all[0]
+	if first.URI != mcpserver.DocURI(first.Name) || first.MIMEType != "text/markdown" || first.Size <= 0 {
+		t.Errorf("first resource %+v: want its doc id's URI, text/markdown and a size", first)
+	}
+	if _, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: "not-a-cursor"}); err == nil {
+		t.Error("an invalid cursor was accepted")
+	}
+}
+
+// TestResourcesReadAsGetDocuments: a doc, a section, a folder and a tag
+// read as the tools answer them; anything the library does not hold, or
+// outside it, is not found.
+func TestResourcesReadAsGetDocuments(t *testing.T) {
+	cs := resourceClient(t, filepath.Join(repoRoot(t), "library"), true)
+	ctx := context.Background()
+	read := func(uri string) (string, error) {
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			return "", err
+		}
+		if len(res.Contents) != 1 {
+			t.Fatalf("%s: %d contents", uri, len(res.Contents))
+		}
+		return res.Contents[0].Text, nil
+	}
+	for uri, want := range map[string]string{
+		mcpserver.DocURI("auth"):                                "=== auth (backend/auth.md) · L1–",
+		mcpserver.SectionURI("auth", "refresh-tokens/rotation"): "Every refresh returns a NEW refresh token",
+		"librarian://folder/backend/storage":                    "caching",
+		"librarian://tag/security":                              "auth",
+	} {
+		got, err := read(uri)
+		if err != nil || !strings.Contains(got, want) {
+			t.Errorf("read %s: %v\n%.400s\nwant it to hold %q", uri, err, got, want)
+		}
+	}
+	for _, uri := range []string{mcpserver.DocURI("nope"), "librarian://doc/../../etc/passwd", "librarian://folder/../up",
+		mcpserver.SectionURI("auth", "no-such-section"), "file:///etc/passwd"} {
+		if got, err := read(uri); err == nil {
+			t.Errorf("read %s: got %.200q, want not found", uri, got)
+		}
+	}
+	tmpl, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil || len(tmpl.ResourceTemplates) != 4 {
+		t.Fatalf("templates: %v %+v", err, tmpl)
+	}
+}
+
+// TestCompletionOfTemplateArguments: doc ids by prefix, then by edit
+// distance; the sections of the doc already chosen; folders; tags.
+func TestCompletionOfTemplateArguments(t *testing.T) {
+	cs := resourceClient(t, filepath.Join(repoRoot(t), "library"), true)
+	ctx := context.Background()
+	complete := func(template, arg, value string, context map[string]string) []string {
+		t.Helper()
+		params := &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: template},
+			Argument: mcp.CompleteParamsArgument{Name: arg, Value: value}}
+		if context != nil {
+			params.Context = &mcp.CompleteContext{Arguments: context}
+		}
+		res, err := cs.Complete(ctx, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Completion.Values
+	}
+	if got := complete("librarian://doc/{+id}", "id", "ca", nil); len(got) == 0 || got[0] != "caching" {
+		t.Errorf("id 'ca': %v, want caching first", got)
+	}
+	if got := complete("librarian://doc/{+id}", "id", "cahcing", nil); len(got) == 0 || got[0] != "caching" {
+		t.Errorf("id 'cahcing' (a typo): %v, want caching", got)
+	}
+	got := complete("librarian://section/{section}/{+id}", "section", "refresh-tokens/", map[string]string{"id": "auth"})
+	if len(got) == 0 || !strings.HasPrefix(got[0], "refresh-tokens/") {
+		t.Errorf("sections of auth: %v", got)
+	}
+	if got := complete("librarian://folder/{+folder}", "folder", "backend/s", nil); len(got) == 0 || got[0] != "backend/storage" {
+		t.Errorf("folder 'backend/s': %v, want backend/storage first", got)
+	}
+	if got := complete("librarian://tag/{tag}", "tag", "sec", nil); len(got) == 0 || got[0] != "security" {
+		t.Errorf("tag 'sec': %v, want security first", got)
+	}
+}
