@@ -33,3 +33,7 @@ func (c Commands) OrTools() Commands {
 	}
 	return c
 }
+
+// Check names the command that lists every problem of a library: only the
+// command line has it.
+func (c Commands) Check() string { return "librarian check" }

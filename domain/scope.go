@@ -144,3 +144,46 @@ func libraryFolders(cat *Catalog) []string {
 	sort.Strings(out)
 	return out
 }
+
+// ScopedNotes returns the catalog's notes an answer about the docs under
+// root shows: those about a doc under root, and those about no doc (the
+// index itself). A note about a doc elsewhere costs tokens on every answer
+// and says nothing of what was asked: they are counted in one closing
+// note instead, which names the command that lists them all (check).
+// Under the whole library (root "") every note is kept.
+func ScopedNotes(notes []string, root string, commands Commands) []string {
+	root, err := CleanFolder(root)
+	if err != nil || root == "" || len(notes) == 0 {
+		return append([]string(nil), notes...)
+	}
+	var kept []string
+	elsewhere := 0
+	for _, n := range notes {
+		subject, isPath := noteDocPath(n)
+		if isPath && subject != root && !strings.HasPrefix(subject, root+"/") {
+			elsewhere++
+			continue
+		}
+		kept = append(kept, n)
+	}
+	if elsewhere > 0 {
+		kept = append(kept, fmt.Sprintf("%d %s about docs outside %s: %s lists every problem of the library",
+			elsewhere, wording.Plural(elsewhere, "note", "notes"), root+"/", commands.Check()))
+	}
+	return kept
+}
+
+// noteDocPath is the library path a catalog note is about: its first
+// quoted name, when that reads as a markdown file's path.
+func noteDocPath(note string) (string, bool) {
+	_, rest, ok := strings.Cut(note, "'")
+	if !ok {
+		return "", false
+	}
+	subject, _, ok := strings.Cut(rest, "'")
+	low := strings.ToLower(subject)
+	if !ok || !(strings.HasSuffix(low, ".md") || strings.HasSuffix(low, ".markdown")) {
+		return "", false
+	}
+	return strings.TrimPrefix(subject, "/"), true
+}

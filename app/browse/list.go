@@ -55,7 +55,7 @@ func (l *Browser) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	all, root, err := domain.ScopeDocs(cat, domain.Scope{Root: req.Root, Tags: req.Tags, Depth: -1})
 	if errors.Is(err, domain.ErrNotFound) {
 		if d, ok := docNamed(cat, req.Root); ok {
-			return l.listDocument(ctx, d, req, budget, cat.Notes)
+			return l.listDocument(ctx, d, req, budget, domain.ScopedNotes(cat.Notes, d.Path, l.lib.Config().Commands.OrTools()))
 		}
 	}
 	if err != nil {
@@ -63,7 +63,7 @@ func (l *Browser) ListDocuments(ctx context.Context, req ListRequest) (string, e
 	}
 	outline := req.SectionDepth == nil || *req.SectionDepth != 0
 	sizes, sizeErrs := l.sizes(ctx, all)
-	notes := append([]string(nil), cat.Notes...)
+	notes := domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools())
 
 	paths := make([]string, len(all))
 	docTokens := make([]int, len(all))

@@ -72,6 +72,6 @@ func (l *Browser) ListTags(ctx context.Context, req TagsRequest) (string, error)
 			}
 		}
 	}
-	wording.WriteNotes(&b, cat.Notes)
+	wording.WriteNotes(&b, domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools()))
 	return strings.TrimRight(b.String(), "\n"), nil
 }

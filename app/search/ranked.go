@@ -89,7 +89,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest) (string,
 		return "", err
 	}
 	var b strings.Builder
-	notes := append([]string(nil), cat.Notes...)
+	notes := domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools())
 	shown := 0
 	// Group the sections by doc, docs in the order of their best section,
 	// so each doc's line is written once.

@@ -186,7 +186,7 @@ func (l *Searcher) SearchDocuments(ctx context.Context, req SearchRequest) (stri
 	// Showing the hits reads again only the docs shown, up to max_results.
 	ctx = parent
 
-	notes := append([]string(nil), cat.Notes...)
+	notes := domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools())
 	total, hitDocs := 0, 0
 	for i, d := range docs {
 		if errs[i] != nil {
