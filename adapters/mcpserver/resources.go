@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -30,6 +31,7 @@ const (
 	sectionURIPrefix = "librarian://section/"
 	folderURIPrefix  = "librarian://folder/"
 	tagURIPrefix     = "librarian://tag/"
+	imageURIPrefix   = "librarian://image/"
 )
 
 // The resource templates, RFC 6570 ({+x} keeps the '/' of ids and folders).
@@ -38,6 +40,7 @@ const (
 	sectionTemplate = sectionURIPrefix + "{section}/{+id}"
 	folderTemplate  = folderURIPrefix + "{+folder}"
 	tagTemplate     = tagURIPrefix + "{tag}"
+	imageTemplate   = imageURIPrefix + "{id}"
 )
 
 // resourcesPageSize is how many docs one resources/list page holds.
@@ -68,20 +71,29 @@ func escapePath(p string) string {
 // their reads. Completion is LibraryCompletion's, set in Options.Complete.
 func AddLibraryResources(srv *mcp.Server, lib *browse.Browser) {
 	srv.AddReceivingMiddleware(listResources(lib))
-	read := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return readResource(ctx, lib, req.Params.URI)
+	for _, t := range resourceTemplates {
+		srv.AddResourceTemplate(t, resourceReader(lib))
 	}
-	for _, t := range []*mcp.ResourceTemplate{
-		{URITemplate: docTemplate, Name: "doc", Title: "A library doc", MIMEType: "text/markdown",
-			Description: "a doc by id, whole, as get_documents returns it"},
-		{URITemplate: sectionTemplate, Name: "section", Title: "A section of a doc", MIMEType: "text/markdown",
-			Description: "one section (its full id) of a doc"},
-		{URITemplate: folderTemplate, Name: "folder", Title: "A folder's listing", MIMEType: "text/plain",
-			Description: "list_documents of a folder"},
-		{URITemplate: tagTemplate, Name: "tag", Title: "The docs with a tag", MIMEType: "text/plain",
-			Description: "list_documents of the docs carrying a tag"},
-	} {
-		srv.AddResourceTemplate(t, read)
+}
+
+// resourceTemplates are the library's templates, the doc's first.
+var resourceTemplates = []*mcp.ResourceTemplate{
+	{URITemplate: docTemplate, Name: "doc", Title: "A library doc", MIMEType: "text/markdown",
+		Description: "a doc by id, whole, as get_documents returns it"},
+	{URITemplate: sectionTemplate, Name: "section", Title: "A section of a doc", MIMEType: "text/markdown",
+		Description: "one section (its full id) of a doc"},
+	{URITemplate: folderTemplate, Name: "folder", Title: "A folder's listing", MIMEType: "text/plain",
+		Description: "list_documents of a folder"},
+	{URITemplate: tagTemplate, Name: "tag", Title: "The docs with a tag", MIMEType: "text/plain",
+		Description: "list_documents of the docs carrying a tag"},
+	{URITemplate: imageTemplate, Name: "image", Title: "An image of the library",
+		Description: "an image of the image index, by id, as a blob"},
+}
+
+// resourceReader reads the library's URIs (readResource).
+func resourceReader(lib *browse.Browser) mcp.ResourceHandler {
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return readResource(ctx, lib, req.Params.URI)
 	}
 }
 
@@ -106,15 +118,22 @@ func listResources(lib *browse.Browser) mcp.Middleware {
 			if err != nil {
 				return nil, err
 			}
-			res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}}
-			end := min(start+resourcesPageSize, len(docs))
-			for _, d := range docs[min(start, len(docs)):end] {
-				res.Resources = append(res.Resources, &mcp.Resource{
-					URI: DocURI(d.ID), Name: d.ID, Title: d.Title, Description: d.Summary,
-					MIMEType: "text/markdown", Size: d.Stamp.Size,
-				})
+			images, err := lib.ImageList(ctx)
+			if err != nil {
+				return nil, err
 			}
-			if end < len(docs) {
+			all := make([]*mcp.Resource, 0, len(docs)+len(images))
+			for _, d := range docs {
+				all = append(all, &mcp.Resource{URI: DocURI(d.ID), Name: d.ID, Title: d.Title, Description: d.Summary,
+					MIMEType: "text/markdown", Size: d.Stamp.Size})
+			}
+			for _, img := range images {
+				all = append(all, &mcp.Resource{URI: imageURIPrefix + url.PathEscape(img.ID), Name: img.ID, Title: img.Caption})
+			}
+			res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}}
+			end := min(start+resourcesPageSize, len(all))
+			res.Resources = append(res.Resources, all[min(start, len(all)):end]...)
+			if end < len(all) {
 				res.NextCursor = encodeCursor(end)
 			}
 			return res, nil
@@ -143,6 +162,23 @@ func decodeCursor(c string) (int, error) {
 // returns it whole, a folder's or a tag's listing. A URI that names
 // nothing in the library, or a path outside it, is not found.
 func readResource(ctx context.Context, lib *browse.Browser, uri string) (*mcp.ReadResourceResult, error) {
+	if rest, isImage := strings.CutPrefix(uri, imageURIPrefix); isImage {
+		id, err := url.PathUnescape(rest)
+		if err != nil || id == "" {
+			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		data, mime, ok, err := lib.ReadImage(ctx, id)
+		if err != nil {
+			if errors.Is(err, domain.ErrTooLarge) {
+				return nil, fmt.Errorf("image %s is over the library's per-image limit (LIBRARY_MAX_IMAGE_BYTES)", id)
+			}
+			return nil, err
+		}
+		if !ok {
+			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Blob: data}}}, nil
+	}
 	text, mime, ok, err := resourceText(ctx, lib, uri)
 	if err != nil {
 		if errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrRefused) || errors.Is(err, domain.ErrInvalidSelector) {

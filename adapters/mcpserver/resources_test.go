@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/librarian/librarian/adapters/fileimages"
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/jsonindex"
@@ -29,7 +30,11 @@ func resourceClient(t *testing.T, root string, jsonIndex bool) *mcp.ClientSessio
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { src.Close() })
-		lib = library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
+		img, err := fileimages.New(root, "images/index.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lib = library.New(src, goldmarkmarkdown.New(), img, library.DefaultConfig())
 	} else {
 		src, err := frontmatterindex.New(root)
 		if err != nil {
@@ -67,8 +72,9 @@ func TestResourcesListInPages(t *testing.T) {
 		}
 		cursor = res.NextCursor
 	}
-	if pages != 2 || len(all) != len(layout.IDs) {
-		t.Fatalf("%d pages, %d resources; want 2 pages of the %d docs", pages, len(all), len(layout.IDs))
+	// The generated library has 20 images, listed after its docs.
+	if pages != 2 || len(all) != len(layout.IDs)+20 {
+		t.Fatalf("%d pages, %d resources; want 2 pages of the %d docs and 20 images", pages, len(all), len(layout.IDs))
 	}
 	first := all[0]
 	if first.URI != mcpserver.DocURI(first.Name) || first.MIMEType != "text/markdown" || first.Size <= 0 {
@@ -112,8 +118,19 @@ func TestResourcesReadAsGetDocuments(t *testing.T) {
 			t.Errorf("read %s: got %.200q, want not found", uri, got)
 		}
 	}
+	img, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "librarian://image/img-fanout"})
+	if err != nil || len(img.Contents) != 1 || img.Contents[0].MIMEType != "image/png" || len(img.Contents[0].Blob) == 0 {
+		t.Errorf("image resource: %v %+v", err, img)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "librarian://image/nope"}); err == nil {
+		t.Error("an unknown image was read")
+	}
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil || list.Resources[len(list.Resources)-1].URI != "librarian://image/img-login-sequence" {
+		t.Errorf("the images are not listed after the docs: %v", err)
+	}
 	tmpl, err := cs.ListResourceTemplates(ctx, nil)
-	if err != nil || len(tmpl.ResourceTemplates) != 4 {
+	if err != nil || len(tmpl.ResourceTemplates) != 5 {
 		t.Fatalf("templates: %v %+v", err, tmpl)
 	}
 }
@@ -151,5 +168,26 @@ func TestCompletionOfTemplateArguments(t *testing.T) {
 	}
 	if got := complete("librarian://tag/{tag}", "tag", "sec", nil); len(got) == 0 || got[0] != "security" {
 		t.Errorf("tag 'sec': %v, want security first", got)
+	}
+}
+
+// TestAnswerPrompt: the library tools come with one prompt for a person,
+// which asks the agent to answer from the library with citations.
+func TestAnswerPrompt(t *testing.T) {
+	cs := resourceClient(t, filepath.Join(repoRoot(t), "library"), true)
+	ctx := context.Background()
+	list, err := cs.ListPrompts(ctx, nil)
+	if err != nil || len(list.Prompts) != 1 || list.Prompts[0].Name != mcpserver.AnswerPromptName {
+		t.Fatalf("prompts: %v %+v", err, list)
+	}
+	res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: mcpserver.AnswerPromptName, Arguments: map[string]string{"question": "how are refresh tokens rotated?"}})
+	if err != nil || len(res.Messages) != 1 {
+		t.Fatalf("get prompt: %v %+v", err, res)
+	}
+	if text := res.Messages[0].Content.(*mcp.TextContent).Text; !strings.Contains(text, "how are refresh tokens rotated?") || !strings.Contains(text, "cite") {
+		t.Errorf("prompt text: %s", text)
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: mcpserver.AnswerPromptName, Arguments: map[string]string{"question": " "}}); err == nil {
+		t.Error("an empty question was accepted")
 	}
 }

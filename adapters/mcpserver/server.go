@@ -83,6 +83,10 @@ type Options struct {
 	// Complete answers completion/complete (LibraryCompletion); nil: the
 	// server offers no completion.
 	Complete func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
+	// Subscribe and Unsubscribe (Subscriptions) accept resources/subscribe;
+	// nil: the server offers no subscription.
+	Subscribe   func(context.Context, *mcp.SubscribeRequest) error
+	Unsubscribe func(context.Context, *mcp.UnsubscribeRequest) error
 }
 
 // NewServer builds an MCP server with no tools yet; the Add*Tools functions
@@ -96,7 +100,8 @@ func NewServer(opts Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "Librarian", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: firstNonEmpty(opts.Instructions, Instructions), Logger: logger,
-			CompletionHandler: opts.Complete, PageSize: resourcesPageSize})
+			CompletionHandler: opts.Complete, PageSize: resourcesPageSize,
+			SubscribeHandler: opts.Subscribe, UnsubscribeHandler: opts.Unsubscribe})
 	srv.AddReceivingMiddleware(recoverPanics(logger), protocolErrors, plainResults)
 	return srv
 }

@@ -45,7 +45,7 @@ var Version = "0.1.0"
 // served tool set reads it and its root is missing (an engine-only server).
 func Module(s config.Settings, logger *slog.Logger) fx.Option {
 	library := fx.Options(IndexModule(s), MarkdownModule(), ImagesModule(s), SectionIndexModule(s), fx.Provide(newLibrary),
-		fx.Provide(browse.New, search.New, tscompat.New))
+		fx.Provide(browse.New, search.New, tscompat.New, newResourceWatcher))
 	if !s.NeedsLibrary() && EngineChoice(s) != config.EngineLocal && CheckRoot(s) != nil {
 		library = fx.Options()
 	}
@@ -127,6 +127,22 @@ func IndexModule(s config.Settings) fx.Option {
 // closeOnStop closes a resource when the fx app stops: the section index
 // waits there for its text snapshot, the frontmatter source for its
 // metadata cache, so a command that ends does not leave them half written.
+// newResourceWatcher is the process's watcher of the library for the
+// resource notifications of every MCP session, running while the app runs.
+func newResourceWatcher(lc fx.Lifecycle, b *browse.Browser, logger *slog.Logger) *mcpserver.ResourceWatcher {
+	w := mcpserver.NewResourceWatcher(b, 0, logger)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			go func() { defer close(done); w.Run(ctx) }()
+			return nil
+		},
+		OnStop: func(context.Context) error { cancel(); <-done; return nil },
+	})
+	return w
+}
+
 func closeOnStop(lc fx.Lifecycle, close func() error) {
 	lc.Append(fx.Hook{OnStop: func(context.Context) error { return close() }})
 }
@@ -229,10 +245,11 @@ type serverDeps struct {
 	fx.In
 	Settings config.Settings
 	Logger   *slog.Logger
-	Library  *library.Library `optional:"true"`
-	Browse   *browse.Browser  `optional:"true"`
-	Search   *search.Searcher `optional:"true"`
-	TS       *tscompat.Tools  `optional:"true"`
+	Library  *library.Library           `optional:"true"`
+	Browse   *browse.Browser            `optional:"true"`
+	Search   *search.Searcher           `optional:"true"`
+	TS       *tscompat.Tools            `optional:"true"`
+	Watcher  *mcpserver.ResourceWatcher `optional:"true"`
 	Engine   *engine.Engine
 	Port     retrieval.Engine
 }
@@ -249,11 +266,17 @@ func buildServer(d serverDeps, eng *engine.Engine) *mcp.Server {
 			EngineChoice(s) == config.EngineLocal)}
 	if d.Browse != nil {
 		opts.Complete = mcpserver.LibraryCompletion(d.Browse)
+		if d.Watcher != nil {
+			opts.Subscribe, opts.Unsubscribe = d.Watcher.Subscriptions()
+		}
 	}
 	srv := mcpserver.NewServer(opts)
 	if d.Browse != nil {
 		// Every doc is a resource, whichever tool set is served.
 		mcpserver.AddLibraryResources(srv, d.Browse)
+		if d.Watcher != nil {
+			d.Watcher.Watch(srv)
+		}
 	}
 	if d.Settings.HasTools("library") {
 		mcpserver.AddLibraryTools(srv, d.Browse, d.Search, d.Logger)

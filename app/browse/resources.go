@@ -2,7 +2,10 @@ package browse
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/answer"
@@ -30,6 +33,11 @@ func (l *Browser) Doc(ctx context.Context, name string) (domain.Document, bool, 
 	}
 	d, ok := docNamed(cat, name)
 	return d, ok, nil
+}
+
+// Stat returns the stamp of a doc's file as it is now.
+func (l *Browser) Stat(ctx context.Context, d domain.Document) (domain.Stamp, error) {
+	return l.lib.Stat(ctx, d.Path)
 }
 
 // Sections returns the sections of the doc a name names, in document order.
@@ -89,4 +97,41 @@ func (l *Browser) ReadDoc(ctx context.Context, name, section string) (text strin
 		return "", false, nil
 	}
 	return answer.Answer{Parts: ans.Parts}.String(), true, nil
+}
+
+// ImageList returns the library's image index by id, sorted by id; none
+// when the library has no image store.
+func (l *Browser) ImageList(ctx context.Context) ([]domain.Image, error) {
+	store := l.lib.Images()
+	if store == nil {
+		return nil, nil
+	}
+	index, err := store.Images(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Image, 0, len(index))
+	for id, img := range index {
+		img.ID = id
+		out = append(out, img)
+	}
+	slices.SortFunc(out, func(a, b domain.Image) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// ReadImage returns an image's bytes and type, within the library's
+// per-image limit; ok is false when the library has no such image.
+func (l *Browser) ReadImage(ctx context.Context, id string) (data []byte, mime string, ok bool, err error) {
+	store := l.lib.Images()
+	if store == nil {
+		return nil, "", false, nil
+	}
+	data, err = store.Read(ctx, id, l.lib.Config().MaxImageBytes)
+	if errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrRefused) {
+		return nil, "", false, nil
+	}
+	if err != nil {
+		return nil, "", false, err
+	}
+	return data, imageMIME(data), true, nil
 }

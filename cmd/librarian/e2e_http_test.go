@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -389,5 +390,76 @@ func TestHTTPBinaryEngineAPI(t *testing.T) {
 	}
 	if code, body := get("/api/library/status", httpToken); code != http.StatusOK || !json.Valid([]byte(body)) {
 		t.Errorf("engine API status: %d %s", code, body)
+	}
+}
+
+// TestHTTPTypeScriptSDKResources: the official TypeScript SDK over
+// streamable HTTP lists the docs as resources, reads one, subscribes to it
+// and hears notifications/resources/updated when its file changes.
+func TestHTTPTypeScriptSDKResources(t *testing.T) {
+	sdk := os.Getenv("LIBRARIAN_MCP_SDK")
+	if _, err := os.Stat(filepath.Join(sdk, "node_modules", "@modelcontextprotocol", "sdk")); sdk == "" || err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must provide the TypeScript MCP SDK (LIBRARIAN_MCP_SDK=%q)", sdk)
+		}
+		t.Skip("TypeScript MCP SDK not installed: set LIBRARIAN_MCP_SDK to an npm prefix holding @modelcontextprotocol/sdk@1.32.2 (.ci/run installs it)")
+	}
+	lib := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for name, text := range map[string]string{
+		"index.json": `{"documents": [{"id": "a", "path": "a.md", "title": "A", "summary": "The doc."}]}`,
+		"a.md":       "# A\n\nfirst words\n",
+	} {
+		p := filepath.Join(lib, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := startHTTPBinary(t, "LIBRARY_ROOT="+lib, "LIBRARIAN_TOKEN="+httpToken)
+	script := filepath.Join(repoRoot(t), "cmd", "librarian", "testdata", "ts-http-resources.mjs")
+	cmd := exec.Command("node", script, sdk, srv.base+"/mcp", httpToken, "librarian://doc/a")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	if !lines.Scan() || lines.Text() != "subscribed" {
+		cmd.Wait()
+		t.Fatalf("the TypeScript client did not subscribe: %q\n%s", lines.Text(), stderr.String())
+	}
+	later := old.Add(time.Minute)
+	p := filepath.Join(lib, "a.md")
+	if err := os.WriteFile(p, []byte("# A\n\nsecond, longer words\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(p, later, later)
+	var out string
+	if lines.Scan() {
+		out = lines.Text()
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("TypeScript client: %v\n%s", err, stderr.String())
+	}
+	var res struct {
+		Listed  []string
+		Read    string
+		Updated string
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("TypeScript client output: %v\n%s", err, out)
+	}
+	if len(res.Listed) != 1 || res.Listed[0] != "librarian://doc/a" || !strings.Contains(res.Read, "first words") {
+		t.Errorf("listed %v, read %q", res.Listed, res.Read)
+	}
+	if res.Updated != "librarian://doc/a" {
+		t.Errorf("no resources/updated for the changed doc (heard %q)", res.Updated)
 	}
 }
