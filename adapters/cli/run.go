@@ -153,6 +153,11 @@ func runCheck(ctx context.Context, lib *library.Library, args []string, stdout, 
 		}
 		return fail(stderr, err)
 	}
+	if report.Docs == 0 && len(report.Problems) == 0 {
+		// A docs CI pointed at the wrong folder must not go green.
+		fmt.Fprintln(stderr, "librarian check: no docs found: is --root (or LIBRARY_ROOT) the library's folder?")
+		return 1
+	}
 	fmt.Fprintln(stdout, report.Text())
 	if len(report.Problems) > 0 {
 		return 1

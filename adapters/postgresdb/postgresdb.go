@@ -20,6 +20,20 @@ import (
 // network is): worth trying again later, unlike a refused login.
 var ErrUnreachable = errors.New("cannot reach the database")
 
+// unreachableError says which database no server answered for, and what to
+// check; the driver's detail (each address dialled, the user and database
+// it logged in as) is its cause, for the debug log, not the message.
+type unreachableError struct {
+	where string
+	cause error
+}
+
+func (e *unreachableError) Error() string {
+	return e.where + ": " + ErrUnreachable.Error() + " (is PostgreSQL running there, and are the host and port right?)"
+}
+
+func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.cause} }
+
 // DefaultSchema is the schema the postgres adapters use when none is given.
 const DefaultSchema = "librarian"
 
@@ -60,7 +74,7 @@ func Pool(ctx context.Context, dsn, schema string, maxConns int32) (pool *pgxpoo
 		// pgx's connect errors name host, user and database, never the
 		// password.
 		if SQLState(err) == "" {
-			return nil, where, schema, fmt.Errorf("%s: %w: %w", where, ErrUnreachable, err)
+			return nil, where, schema, &unreachableError{where: where, cause: err}
 		}
 		return nil, where, schema, fmt.Errorf("%s: connect: %w", where, err)
 	}

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -38,7 +39,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	cli.Version = appfx.Version
 	inv, err := cli.Parse(args, getenv, stdout)
 	if err != nil {
-		fmt.Fprintln(stderr, "librarian:", err)
+		fail(stderr, err)
 		return 2
 	}
 	if inv.Done {
@@ -104,20 +105,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if inv.Command == "serve" && inv.Settings.NeedsLibrary() {
 		targets = append(targets, &deps.Library) // to keep its index up to date
 	}
+	// fx's own events (the wiring, a failed constructor with its stack) are
+	// for LIBRARIAN_LOG=debug: a start-up failure is printed once, below,
+	// as the setting or file that failed and why.
+	fxEvents := func() fxevent.Logger { return fxevent.NopLogger }
+	if fxLevel <= slog.LevelDebug {
+		fxEvents = func() fxevent.Logger { return &fxevent.SlogLogger{Logger: fxLogger} }
+	}
 	fxApp := fx.New(
 		appfx.Module(inv.Settings, logger),
 		fx.Populate(targets...),
-		fx.WithLogger(func() fxevent.Logger { return &fxevent.SlogLogger{Logger: fxLogger} }),
+		fx.WithLogger(fxEvents),
 	)
 	if err := fxApp.Err(); err != nil {
-		fmt.Fprintln(stderr, "librarian:", err)
+		logger.Debug("start-up failed", "err", err.Error())
+		fail(stderr, startupCause(err))
 		return 2
 	}
 	// Starting and stopping the graph closes what holds writes in flight
 	// (the section index's text snapshot, the frontmatter metadata cache)
 	// once the command is done.
 	if err := fxApp.Start(ctx); err != nil {
-		fmt.Fprintln(stderr, "librarian:", err)
+		logger.Debug("start-up failed", "err", err.Error())
+		fail(stderr, startupCause(err))
 		return 2
 	}
 	defer func() {
@@ -137,6 +147,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // logLevel reads LIBRARIAN_LOG (debug, info, warn, error); by default warn,
 // so fx's start-up chatter stays out of the way, or info over HTTP, for the
 // access log.
+// fail prints err for a person, once prefixed with the program's name.
+func fail(stderr io.Writer, err error) {
+	msg := strings.TrimPrefix(err.Error(), "librarian: ")
+	fmt.Fprintln(stderr, "librarian:", msg)
+}
+
+// startupCause is what a failed start-up says to a person: the error a
+// constructor returned (it names the setting or file and why), without
+// the dependency graph's wrapping around it ("could not build arguments for
+// function … failed to build *library.Library: …"), on its first line (a
+// driver's detail, such as each address it dialled, stays in the debug
+// log).
+func startupCause(err error) error {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if t := fmt.Sprintf("%T", e); !strings.Contains(t, "dig.") && !strings.Contains(t, "fx.") {
+			err = e
+			break
+		}
+	}
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return errors.New(strings.TrimSuffix(msg, ":"))
+}
+
 func logLevel(v string, serveHTTP bool) slog.Level {
 	if v == "" && serveHTTP {
 		return slog.LevelInfo

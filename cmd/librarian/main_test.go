@@ -38,6 +38,8 @@ func TestCommandLine(t *testing.T) {
 		noStdout bool
 	}{
 		{name: "version", args: []string{"--version"}, stdout: "librarian 0.1.0"},
+		{name: "check of a folder with no docs", args: []string{"check", "--root", t.TempDir()}, code: 1,
+			stderr: "librarian check: no docs found: is --root (or LIBRARY_ROOT) the library's folder?", noStdout: true},
 		{name: "help", args: []string{"--help"}, stdout: "librarian check"},
 		{name: "command help", args: []string{"ls", "--help"}, stdout: "usage: librarian ls"},
 		{name: "check help", args: []string{"check", "--help"}, stdout: "usage: librarian check"},
@@ -173,5 +175,21 @@ func TestCommandLineFindings(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q", code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestStartupErrorsAreShort (issue 23): a failed start-up says once, in a
+// line, which setting failed and why: no dependency graph, no stack, no
+// driver detail; a flag without its value is named with one prefix.
+func TestStartupErrorsAreShort(t *testing.T) {
+	lib := filepath.Join(repoRoot(t), "library")
+	code, _, stderr := runCLI(t, map[string]string{"LIBRARY_INDEX": "postgres://nobody:x@127.0.0.1:1/nodb"}, "--root", lib, "ls")
+	want := "librarian: LIBRARY_INDEX: postgres index: postgres database nodb on 127.0.0.1:1, schema librarian: cannot reach the database (is PostgreSQL running there, and are the host and port right?)\n"
+	if code != 2 || stderr != want {
+		t.Errorf("unreachable index: exit %d, stderr:\n%s\nwant exit 2 and:\n%s", code, stderr, want)
+	}
+	code, _, stderr = runCLI(t, nil, "--root")
+	if code != 2 || stderr != "librarian: flag --root needs a value (see librarian --help)\n" {
+		t.Errorf("--root without a value: exit %d, stderr %q", code, stderr)
 	}
 }
