@@ -50,7 +50,6 @@ func AddLibraryTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Sear
 	})
 	addSearchTools(srv, lib, searcher, logger)
 	addGetDocuments(srv, lib, logger)
-	AddLibraryPrompts(srv)
 }
 
 func derefOr(p *int, def int) int {

@@ -100,8 +100,8 @@ func NewServer(opts Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "Librarian", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: firstNonEmpty(opts.Instructions, Instructions), Logger: logger,
-			CompletionHandler: opts.Complete, PageSize: resourcesPageSize,
-			SubscribeHandler: opts.Subscribe, UnsubscribeHandler: opts.Unsubscribe})
+			CompletionHandler: opts.Complete,
+			SubscribeHandler:  opts.Subscribe, UnsubscribeHandler: opts.Unsubscribe})
 	srv.AddReceivingMiddleware(recoverPanics(logger), protocolErrors, plainResults)
 	return srv
 }

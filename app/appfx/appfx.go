@@ -22,6 +22,7 @@ import (
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/httpretrieval"
 	"github.com/librarian/librarian/adapters/jsonindex"
+	"github.com/librarian/librarian/adapters/mcpresources"
 	"github.com/librarian/librarian/adapters/mcpserver"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/app/browse"
@@ -129,8 +130,8 @@ func IndexModule(s config.Settings) fx.Option {
 // metadata cache, so a command that ends does not leave them half written.
 // newResourceWatcher is the process's watcher of the library for the
 // resource notifications of every MCP session, running while the app runs.
-func newResourceWatcher(lc fx.Lifecycle, b *browse.Browser, logger *slog.Logger) *mcpserver.ResourceWatcher {
-	w := mcpserver.NewResourceWatcher(b, 0, logger)
+func newResourceWatcher(lc fx.Lifecycle, b *browse.Browser, logger *slog.Logger) *mcpresources.ResourceWatcher {
+	w := mcpresources.NewResourceWatcher(b, 0, logger)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	lc.Append(fx.Hook{
@@ -245,11 +246,11 @@ type serverDeps struct {
 	fx.In
 	Settings config.Settings
 	Logger   *slog.Logger
-	Library  *library.Library           `optional:"true"`
-	Browse   *browse.Browser            `optional:"true"`
-	Search   *search.Searcher           `optional:"true"`
-	TS       *tscompat.Tools            `optional:"true"`
-	Watcher  *mcpserver.ResourceWatcher `optional:"true"`
+	Library  *library.Library              `optional:"true"`
+	Browse   *browse.Browser               `optional:"true"`
+	Search   *search.Searcher              `optional:"true"`
+	TS       *tscompat.Tools               `optional:"true"`
+	Watcher  *mcpresources.ResourceWatcher `optional:"true"`
 	Engine   *engine.Engine
 	Port     retrieval.Engine
 }
@@ -265,7 +266,7 @@ func buildServer(d serverDeps, eng *engine.Engine) *mcp.Server {
 		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"),
 			EngineChoice(s) == config.EngineLocal)}
 	if d.Browse != nil {
-		opts.Complete = mcpserver.LibraryCompletion(d.Browse)
+		opts.Complete = mcpresources.LibraryCompletion(d.Browse)
 		if d.Watcher != nil {
 			opts.Subscribe, opts.Unsubscribe = d.Watcher.Subscriptions()
 		}
@@ -273,7 +274,7 @@ func buildServer(d serverDeps, eng *engine.Engine) *mcp.Server {
 	srv := mcpserver.NewServer(opts)
 	if d.Browse != nil {
 		// Every doc is a resource, whichever tool set is served.
-		mcpserver.AddLibraryResources(srv, d.Browse)
+		mcpresources.AddLibraryResources(srv, d.Browse)
 		if d.Watcher != nil {
 			d.Watcher.Watch(srv)
 		}

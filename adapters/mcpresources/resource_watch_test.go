@@ -1,4 +1,4 @@
-package mcpserver_test
+package mcpresources_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
+	"github.com/librarian/librarian/adapters/mcpresources"
 	"github.com/librarian/librarian/adapters/mcpserver"
 	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/app/library"
@@ -40,10 +41,10 @@ func TestResourceNotifications(t *testing.T) {
 	}
 	t.Cleanup(func() { src.Close() })
 	b := browse.New(library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig()))
-	w := mcpserver.NewResourceWatcher(b, 20*time.Millisecond, nil)
+	w := mcpresources.NewResourceWatcher(b, 20*time.Millisecond, nil)
 	sub, unsub := w.Subscriptions()
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test", Subscribe: sub, Unsubscribe: unsub})
-	mcpserver.AddLibraryResources(srv, b)
+	mcpresources.AddLibraryResources(srv, b)
 	w.Watch(srv)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -65,11 +66,11 @@ func TestResourceNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	uri := mcpserver.DocURI("a")
+	uri := mcpresources.DocURI("a")
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 		t.Fatal(err)
 	}
-	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: mcpserver.DocURI("nope")}); err == nil {
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: mcpresources.DocURI("nope")}); err == nil {
 		t.Error("a subscription to a doc the library does not hold was accepted")
 	}
 	write("a.md", "# A\n\nsecond, longer\n", old.Add(time.Minute))

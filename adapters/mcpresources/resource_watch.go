@@ -1,4 +1,4 @@
-package mcpserver
+package mcpresources
 
 import (
 	"context"

@@ -1,4 +1,13 @@
-package mcpserver
+// Package mcpresources is the library as MCP resources, for a person in a
+// client (an @ mention, an attachment, a resource picker): every doc and
+// image is a resource whose URI is built from its id, read as
+// get_documents returns it whole; templates name a doc, a section, a
+// folder's listing, a tag's and an image; completion/complete offers their
+// arguments; a subscribed doc's change and the list's are notified (the
+// ResourceWatcher); and one prompt asks for an answer with citations. It is
+// a driving adapter beside mcpserver, over the same go-sdk server: appfx
+// registers both. It imports app/browse, the domain and the go-sdk.
+package mcpresources
 
 import (
 	"cmp"
@@ -19,12 +28,6 @@ import (
 	"github.com/librarian/librarian/domain/wording"
 )
 
-// The library as MCP resources, for a person in a client (an @ mention, an
-// attachment, a resource picker): every doc is a resource whose URI is
-// built from its doc id, read as get_documents returns it whole; templates
-// name a doc, a section of a doc, a folder's listing and a tag's, and
-// completion/complete offers their arguments.
-
 // URI prefixes of the library's resources.
 const (
 	docURIPrefix     = "librarian://doc/"
@@ -43,7 +46,7 @@ const (
 	imageTemplate   = imageURIPrefix + "{id}"
 )
 
-// resourcesPageSize is how many docs one resources/list page holds.
+// resourcesPageSize is how many resources one resources/list page holds.
 const resourcesPageSize = 1000
 
 // maxCompletions is how many values completion/complete returns at most.
@@ -66,11 +69,13 @@ func escapePath(p string) string {
 	return strings.Join(segs, "/")
 }
 
-// AddLibraryResources serves the library's docs as resources on srv:
-// resources/list (paged), the doc, section, folder and tag templates, and
-// their reads. Completion is LibraryCompletion's, set in Options.Complete.
+// AddLibraryResources serves the library's docs and images as resources on
+// srv: resources/list (paged), the templates and their reads, and the
+// answer prompt. Completion is LibraryCompletion's and subscriptions the
+// ResourceWatcher's, set in mcpserver.Options.
 func AddLibraryResources(srv *mcp.Server, lib *browse.Browser) {
 	srv.AddReceivingMiddleware(listResources(lib))
+	AddLibraryPrompts(srv)
 	for _, t := range resourceTemplates {
 		srv.AddResourceTemplate(t, resourceReader(lib))
 	}

@@ -1,4 +1,4 @@
-package mcpserver_test
+package mcpresources_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/jsonindex"
+	"github.com/librarian/librarian/adapters/mcpresources"
 	"github.com/librarian/librarian/adapters/mcpserver"
 	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/app/library"
@@ -44,9 +45,9 @@ func resourceClient(t *testing.T, root string, jsonIndex bool) *mcp.ClientSessio
 		lib = library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
 	}
 	b := browse.New(lib)
-	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test", Complete: mcpserver.LibraryCompletion(b)})
+	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test", Complete: mcpresources.LibraryCompletion(b)})
 	mcpserver.AddLibraryTools(srv, b, search.New(lib), nil)
-	mcpserver.AddLibraryResources(srv, b)
+	mcpresources.AddLibraryResources(srv, b)
 	return connectClient(t, srv, "resources", "2025-11-25")
 }
 
@@ -77,7 +78,7 @@ func TestResourcesListInPages(t *testing.T) {
 		t.Fatalf("%d pages, %d resources; want 2 pages of the %d docs and 20 images", pages, len(all), len(layout.IDs))
 	}
 	first := all[0]
-	if first.URI != mcpserver.DocURI(first.Name) || first.MIMEType != "text/markdown" || first.Size <= 0 {
+	if first.URI != mcpresources.DocURI(first.Name) || first.MIMEType != "text/markdown" || first.Size <= 0 {
 		t.Errorf("first resource %+v: want its doc id's URI, text/markdown and a size", first)
 	}
 	if _, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: "not-a-cursor"}); err == nil {
@@ -102,18 +103,18 @@ func TestResourcesReadAsGetDocuments(t *testing.T) {
 		return res.Contents[0].Text, nil
 	}
 	for uri, want := range map[string]string{
-		mcpserver.DocURI("auth"):                                "=== auth (backend/auth.md) · L1–",
-		mcpserver.SectionURI("auth", "refresh-tokens/rotation"): "Every refresh returns a NEW refresh token",
-		"librarian://folder/backend/storage":                    "caching",
-		"librarian://tag/security":                              "auth",
+		mcpresources.DocURI("auth"):                                "=== auth (backend/auth.md) · L1–",
+		mcpresources.SectionURI("auth", "refresh-tokens/rotation"): "Every refresh returns a NEW refresh token",
+		"librarian://folder/backend/storage":                       "caching",
+		"librarian://tag/security":                                 "auth",
 	} {
 		got, err := read(uri)
 		if err != nil || !strings.Contains(got, want) {
 			t.Errorf("read %s: %v\n%.400s\nwant it to hold %q", uri, err, got, want)
 		}
 	}
-	for _, uri := range []string{mcpserver.DocURI("nope"), "librarian://doc/../../etc/passwd", "librarian://folder/../up",
-		mcpserver.SectionURI("auth", "no-such-section"), "file:///etc/passwd"} {
+	for _, uri := range []string{mcpresources.DocURI("nope"), "librarian://doc/../../etc/passwd", "librarian://folder/../up",
+		mcpresources.SectionURI("auth", "no-such-section"), "file:///etc/passwd"} {
 		if got, err := read(uri); err == nil {
 			t.Errorf("read %s: got %.200q, want not found", uri, got)
 		}
@@ -177,17 +178,17 @@ func TestAnswerPrompt(t *testing.T) {
 	cs := resourceClient(t, filepath.Join(repoRoot(t), "library"), true)
 	ctx := context.Background()
 	list, err := cs.ListPrompts(ctx, nil)
-	if err != nil || len(list.Prompts) != 1 || list.Prompts[0].Name != mcpserver.AnswerPromptName {
+	if err != nil || len(list.Prompts) != 1 || list.Prompts[0].Name != mcpresources.AnswerPromptName {
 		t.Fatalf("prompts: %v %+v", err, list)
 	}
-	res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: mcpserver.AnswerPromptName, Arguments: map[string]string{"question": "how are refresh tokens rotated?"}})
+	res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: mcpresources.AnswerPromptName, Arguments: map[string]string{"question": "how are refresh tokens rotated?"}})
 	if err != nil || len(res.Messages) != 1 {
 		t.Fatalf("get prompt: %v %+v", err, res)
 	}
 	if text := res.Messages[0].Content.(*mcp.TextContent).Text; !strings.Contains(text, "how are refresh tokens rotated?") || !strings.Contains(text, "cite") {
 		t.Errorf("prompt text: %s", text)
 	}
-	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: mcpserver.AnswerPromptName, Arguments: map[string]string{"question": " "}}); err == nil {
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: mcpresources.AnswerPromptName, Arguments: map[string]string{"question": " "}}); err == nil {
 		t.Error("an empty question was accepted")
 	}
 }
