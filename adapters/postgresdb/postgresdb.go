@@ -29,7 +29,7 @@ type unreachableError struct {
 }
 
 func (e *unreachableError) Error() string {
-	return e.where + ": " + ErrUnreachable.Error() + " (is PostgreSQL running there, and are the host and port right?)"
+	return e.where + ": " + ErrUnreachable.Error() + ": no server took the connection (is PostgreSQL running there, and are the host and port right?)"
 }
 
 func (e *unreachableError) Unwrap() []error { return []error{ErrUnreachable, e.cause} }

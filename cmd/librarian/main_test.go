@@ -184,7 +184,7 @@ func TestCommandLineFindings(t *testing.T) {
 func TestStartupErrorsAreShort(t *testing.T) {
 	lib := filepath.Join(repoRoot(t), "library")
 	code, _, stderr := runCLI(t, map[string]string{"LIBRARY_INDEX": "postgres://nobody:x@127.0.0.1:1/nodb"}, "--root", lib, "ls")
-	want := "librarian: LIBRARY_INDEX: postgres index: postgres database nodb on 127.0.0.1:1, schema librarian: cannot reach the database (is PostgreSQL running there, and are the host and port right?)\n"
+	want := "librarian: LIBRARY_INDEX: postgres index: postgres database nodb on 127.0.0.1:1, schema librarian: cannot reach the database: no server took the connection (is PostgreSQL running there, and are the host and port right?)\n"
 	if code != 2 || stderr != want {
 		t.Errorf("unreachable index: exit %d, stderr:\n%s\nwant exit 2 and:\n%s", code, stderr, want)
 	}
