@@ -68,7 +68,8 @@ func Parse(args []string, env func(string) string, out io.Writer) (Invocation, e
 	settingsFlags(fs, &given)
 	version := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
-		return helpOrError(inv, err, out)
+		// Before any command: --help is the whole program's.
+		return helpOrError(Invocation{}, err, out)
 	}
 	if *version {
 		fmt.Fprintf(out, "librarian %s\n", Version)

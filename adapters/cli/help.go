@@ -124,7 +124,7 @@ func lookupCommand(name string) (command, bool) {
 // Usage prints the help for cmd ("" or "serve": the whole program).
 func Usage(out io.Writer, cmd string) {
 	c, ok := lookupCommand(cmd)
-	if !ok || cmd == "serve" {
+	if !ok || cmd == "" {
 		usage(out)
 		return
 	}
@@ -140,6 +140,10 @@ func Usage(out io.Writer, cmd string) {
 	}
 	fmt.Fprintln(out, "\nSettings flags (any command, before or after it):")
 	fmt.Fprint(out, settingsHelp())
+	if cmd == "serve" {
+		fmt.Fprintln(out, "\nSettings by environment variable only:")
+		fmt.Fprint(out, envHelp())
+	}
 }
 
 func usage(out io.Writer) {
@@ -156,6 +160,25 @@ func usage(out io.Writer) {
 	fmt.Fprint(out, settingsHelp())
 	fmt.Fprintln(out, `  --version                 print the version
   --help                    this help; "librarian COMMAND --help" explains a command's flags`)
+	fmt.Fprintln(out, "\nSettings by environment variable only (serving over HTTP):")
+	fmt.Fprint(out, envHelp())
+}
+
+// envHelp lists the settings that only an env var sets (the HTTP server's
+// tokens, origins and limits), each with its default.
+func envHelp() string {
+	var b strings.Builder
+	for _, spec := range config.SettingSpecs {
+		if len(spec.Flags) > 0 || len(spec.Env) == 0 {
+			continue
+		}
+		about := spec.Help
+		if spec.Default != "" {
+			about += " (default " + spec.Default + ")"
+		}
+		fmt.Fprintf(&b, "  %-25s %s\n", strings.Join(spec.Env, ", ")+" "+spec.Value, about)
+	}
+	return b.String()
 }
 
 // settingsHelp lists the settings flags from config.SettingSpecs, each with

@@ -75,7 +75,10 @@ func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser
 func fail(stderr io.Writer, err error) int {
 	fmt.Fprintln(stderr, "librarian:", err)
 	var ie *domain.IndexError
-	if errors.As(err, &ie) {
+	if errors.As(err, &ie) || errors.Is(err, domain.ErrNotFound) {
+		// A finding about the library (a folder or doc that is not there,
+		// an invalid index), as get's unmatched selectors: exit 1. A
+		// mistake in the command itself is 2.
 		return 1
 	}
 	return 2

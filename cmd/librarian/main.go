@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -92,6 +93,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			logger.Warn("no library: serving the engine tools only", "err", err)
 			s.Tools = []string{"engine"}
 		case inv.Command != "serve" || s.NeedsLibrary():
+			if abs := absoluteOperand(inv.Args); abs != "" && !s.RootGiven {
+				// "librarian ls /path/to/mylib" from a folder with no
+				// ./library: the operand was meant as the library.
+				fmt.Fprintf(stderr, "librarian %s: %q is an absolute path, but a folder is relative to the library root; to use %s as the library, write --root %s\n",
+					inv.Command, abs, abs, abs)
+				return 2
+			}
 			fmt.Fprintln(stderr, "librarian:", err)
 			return 2
 		}
@@ -147,6 +155,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // logLevel reads LIBRARIAN_LOG (debug, info, warn, error); by default warn,
 // so fx's start-up chatter stays out of the way, or info over HTTP, for the
 // access log.
+// absoluteOperand is the first operand of args (not a flag) that is the
+// absolute path of a folder, "" when there is none.
+func absoluteOperand(args []string) string {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || !filepath.IsAbs(a) {
+			continue
+		}
+		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+			return a
+		}
+	}
+	return ""
+}
+
 // fail prints err for a person, once prefixed with the program's name.
 func fail(stderr io.Writer, err error) {
 	msg := strings.TrimPrefix(err.Error(), "librarian: ")

@@ -41,6 +41,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "check of a folder with no docs", args: []string{"check", "--root", t.TempDir()}, code: 1,
 			stderr: "librarian check: no docs found: is --root (or LIBRARY_ROOT) the library's folder?", noStdout: true},
 		{name: "help", args: []string{"--help"}, stdout: "librarian check"},
+		{name: "serve help names the HTTP settings", args: []string{"serve", "--help"}, stdout: "LIBRARIAN_ALLOWED_ORIGINS LIST serve --http"},
 		{name: "command help", args: []string{"ls", "--help"}, stdout: "usage: librarian ls"},
 		{name: "check help", args: []string{"check", "--help"}, stdout: "usage: librarian check"},
 		{name: "ls", env: env, args: []string{"ls", "backend/storage", "--line-bounds"}, stdout: `§ invalidation/fan-out-deletes "Fan-out deletes" L21–34`},
@@ -62,7 +63,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "unknown command", args: []string{"frobnicate"}, code: 2, stderr: `unknown command "frobnicate"`},
 		{name: "bad convention", env: map[string]string{"LIBRARY_CONVENTION": "xml"}, args: []string{"ls"}, code: 2, stderr: `convention "xml"`},
 		{name: "bad max image bytes", env: map[string]string{"LIBRARY_MAX_IMAGE_BYTES": "lots"}, args: []string{"ls"}, code: 2, stderr: "LIBRARY_MAX_IMAGE_BYTES"},
-		{name: "unknown folder", env: env, args: []string{"ls", "nowhere"}, code: 2, stderr: "no folder 'nowhere'"},
+		{name: "unknown folder", env: env, args: []string{"ls", "nowhere"}, code: 1, stderr: "no folder 'nowhere'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.env, tc.args...)
@@ -150,7 +151,8 @@ func TestAliasIsAWarning(t *testing.T) {
 
 // TestCommandLineFindings: a selector that returns nothing is a finding
 // (exit 1) whose note suggests, in the command line's words, what was
-// meant; so is a mistyped folder (a usage error, exit 2).
+// meant; so is a mistyped folder (exit 1 too: the same mistake exits
+// the same way in every command).
 func TestCommandLineFindings(t *testing.T) {
 	env := map[string]string{"LIBRARY_ROOT": filepath.Join(repoRoot(t), "library")}
 	for _, tc := range []struct {
@@ -166,7 +168,7 @@ func TestCommandLineFindings(t *testing.T) {
 		{"a typo of a section", []string{"get", `{"doc": "auth", "sections": ["login-flw"]}`}, 1, "has no section 'login-flw' (did you mean: login-flow?)", "returned nothing"},
 		{"one of two found", []string{"get", "caching", "cachng"}, 1, "=== caching (backend/storage/caching.md)", "1 of 2 selectors returned nothing"},
 		{"all found", []string{"get", "caching"}, 0, "=== caching (backend/storage/caching.md)", ""},
-		{"a typo of a folder", []string{"ls", "bakend"}, 2, "", "no folder 'bakend' in the library (did you mean: backend/?)"},
+		{"a typo of a folder", []string{"ls", "bakend"}, 1, "", "no folder 'bakend' in the library (did you mean: backend/?)"},
 		{"a lookbehind", []string{"search", "--regex", `(?<=token )\w+`}, 2, "", "RE2 (Go's regex syntax) has neither lookbehind nor backreferences"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -187,6 +189,16 @@ func TestStartupErrorsAreShort(t *testing.T) {
 	want := "librarian: LIBRARY_INDEX: postgres index: postgres database nodb on 127.0.0.1:1, schema librarian: cannot reach the database: no server took the connection (is PostgreSQL running there, and are the host and port right?)\n"
 	if code != 2 || stderr != want {
 		t.Errorf("unreachable index: exit %d, stderr:\n%s\nwant exit 2 and:\n%s", code, stderr, want)
+	}
+	// From a folder without ./library, a library given as ls's operand.
+	cwd, _ := os.Getwd()
+	if err := os.Chdir(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, nil, "ls", lib)
+	os.Chdir(cwd)
+	if want := "librarian ls: \"" + lib + "\" is an absolute path, but a folder is relative to the library root; to use " + lib + " as the library, write --root " + lib + "\n"; code != 2 || stderr != want {
+		t.Errorf("ls ABSOLUTE_LIBRARY from elsewhere: exit %d, stderr %q, want %q", code, stderr, want)
 	}
 	code, _, stderr = runCLI(t, nil, "--root")
 	if code != 2 || stderr != "librarian: flag --root needs a value (see librarian --help)\n" {
