@@ -52,6 +52,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// start-up lines stay at warn unless LIBRARIAN_LOG asks for more.
 	level, fxLevel := logLevel(getenv("LIBRARIAN_LOG"), serveHTTP), logLevel(getenv("LIBRARIAN_LOG"), false)
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	// One log format on stderr: what logs through slog's default (the
+	// markdown parser's warnings) goes through the same handler.
+	slog.SetDefault(logger)
 	fxLogger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: fxLevel}))
 	// fx builds only what the command needs: eval needs no library, the
 	// other commands no engine unless the MCP server serves its tools.

@@ -205,3 +205,22 @@ func TestStartupErrorsAreShort(t *testing.T) {
 		t.Errorf("--root without a value: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestOneLogFormat: what the markdown parser warns about goes to stderr in
+// the program's one log format (slog's text), not the standard logger's.
+func TestOneLogFormat(t *testing.T) {
+	dir := t.TempDir()
+	costly := strings.Repeat("`a` [b\n", 11000) // too many '[' in one inline run: a plain heading scan instead
+	if err := os.WriteFile(filepath.Join(dir, "big.md"), []byte("# Big\n\n"+costly), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, stderr := runCLI(t, nil, "--root", dir, "--index", "off", "ls")
+	if !strings.Contains(stderr, `level=WARN msg="markdown: document too costly`) {
+		t.Fatalf("no parser warning in slog's format:\n%s", stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if !strings.HasPrefix(line, "time=") {
+			t.Errorf("a stderr line in another format: %q", line)
+		}
+	}
+}
