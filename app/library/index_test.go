@@ -14,6 +14,7 @@ import (
 	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/app/config"
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/library/librarytest"
 	"github.com/librarian/librarian/app/search"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/docindex"
@@ -46,40 +47,10 @@ func indexedLibrary(t *testing.T, convention, root, file string) (*library.Libra
 	return l, src
 }
 
-// copyTree copies the test library to a temporary folder with old times
-// (outside the racy window, so every read is stored).
-func copyTree(t *testing.T, from string) string {
-	t.Helper()
-	to := t.TempDir()
-	old := time.Now().Add(-time.Hour)
-	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			return err
-		}
-		return os.Chtimes(dst, old, old)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return to
-}
-
 func TestRefreshByStampsAndRestartFromTheIndex(t *testing.T) {
 	for _, conv := range conventions {
 		t.Run(conv, func(t *testing.T) {
-			root := copyTree(t, searchLibRoot)
+			root := librarytest.CopyTree(t, searchLibRoot)
 			file := filepath.Join(t.TempDir(), "index.sqlite")
 			ctx := context.Background()
 			l, _ := indexedLibrary(t, conv, root, file)
@@ -190,7 +161,7 @@ func TestIndexSettings(t *testing.T) {
 // builds the index, then a restarted library's refresher loads the parses
 // from it, and a search noticing a changed doc gets it refreshed.
 func TestKeepIndexedBuildsThenWarmsThenFollowsEdits(t *testing.T) {
-	root := copyTree(t, searchLibRoot)
+	root := librarytest.CopyTree(t, searchLibRoot)
 	file := filepath.Join(t.TempDir(), "index.sqlite")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

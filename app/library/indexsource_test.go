@@ -12,6 +12,7 @@ import (
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/library/librarytest"
 	"github.com/librarian/librarian/app/search"
 	"github.com/librarian/librarian/domain"
 )
@@ -23,7 +24,7 @@ func TestIndexSourceAnswersAsTheFiles(t *testing.T) {
 	for _, conv := range conventions {
 		t.Run(conv, func(t *testing.T) {
 			ctx := t.Context()
-			root := copyTree(t, searchLibRoot)
+			root := librarytest.CopyTree(t, searchLibRoot)
 			files := openSearchLibrary(t, conv, root)
 			ix, err := sqlitesectionindex.OpenMemory()
 			if err != nil {
@@ -101,7 +102,7 @@ func TestIndexSourceAnswersAsTheFiles(t *testing.T) {
 // reading the index alone still lists and stats it with the file's size.
 func TestIndexSourceServesFreshDocsWithTheirSizes(t *testing.T) {
 	ctx := t.Context()
-	root := copyTree(t, searchLibRoot)
+	root := librarytest.CopyTree(t, searchLibRoot)
 	files := openSearchLibrary(t, "frontmatter", root)
 	cat, err := files.Catalog(ctx)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/library/librarytest"
 	"github.com/librarian/librarian/app/tscompat"
 	"github.com/librarian/librarian/domain"
 )
@@ -17,7 +18,7 @@ import (
 // tools answer from the texts, and a native tool that needs a doc's
 // sections gets the same answer as a library that parsed every file.
 func TestRestartLoadsTextsThenParsesWhatIsOpened(t *testing.T) {
-	root := copyTree(t, searchLibRoot)
+	root := librarytest.CopyTree(t, searchLibRoot)
 	file := filepath.Join(t.TempDir(), "index.sqlite")
 	ctx := context.Background()
 	first, _ := indexedLibrary(t, "frontmatter", root, file)

@@ -3,9 +3,6 @@ package search
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,38 +10,14 @@ import (
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/library/librarytest"
 	"github.com/librarian/librarian/domain"
 )
 
-// slowRegex costs RE2 about 8 µs a byte of words (its program runs 200
-// repetitions side by side, and there is no literal to prefilter with):
-// minutes on a few MB, whatever the machine.
-const slowRegex = `[a-y](?:\w|\s){0,200}[^\w\s]`
-
-// slowLibrary writes a library whose a.md has a hit of slowRegex and
-// whose z.md is mb MB of lowercase words, which slowRegex scans for tens of
-// seconds and never matches.
+// slowLibrary opens librarytest.WriteSlowLibrary's library of mb MB.
 func slowLibrary(t *testing.T, mb int, cfg library.Config) *library.Library {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n\nfind the needle!\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 1))
-	var b strings.Builder
-	b.WriteString("# Z\n\n")
-	for b.Len() < mb<<20 {
-		for range 12 {
-			for n := 2 + rng.IntN(8); n > 0; n-- {
-				b.WriteByte(byte('a' + rng.IntN(26)))
-			}
-			b.WriteByte(' ')
-		}
-		b.WriteString("\n\n")
-	}
-	if err := os.WriteFile(filepath.Join(dir, "z.md"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := librarytest.WriteSlowLibrary(t, mb)
 	src, err := frontmatterindex.New(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +40,7 @@ func TestSearchStopsAtItsTimeLimit(t *testing.T) {
 	cfg.SearchTimeout = time.Second
 	lib := slowLibrary(t, 4, cfg)
 	start := time.Now()
-	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{Query: slowRegex, Mode: SearchRegex, Scope: domain.Scope{Depth: -1}, MaxResults: 50})
+	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{Query: librarytest.SlowRegex, Mode: SearchRegex, Scope: domain.Scope{Depth: -1}, MaxResults: 50})
 	elapsed := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +69,7 @@ func TestSearchStopsWhenItsClientCancels(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(500*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := New(lib).SearchDocuments(ctx, SearchRequest{Query: slowRegex, Mode: SearchRegex, Scope: domain.Scope{Depth: -1}})
+	_, err := New(lib).SearchDocuments(ctx, SearchRequest{Query: librarytest.SlowRegex, Mode: SearchRegex, Scope: domain.Scope{Depth: -1}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}

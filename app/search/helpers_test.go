@@ -2,11 +2,8 @@ package search
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
@@ -39,34 +36,4 @@ func indexedLibrary(t *testing.T, convention, root, file string) (*library.Libra
 	t.Cleanup(func() { ix.Close() })
 	l.UseIndex(ix, nil)
 	return l, src
-}
-
-// copyTree copies a test library to a temporary folder with old times
-// (outside the racy window, so every read is stored).
-func copyTree(t *testing.T, from string) string {
-	t.Helper()
-	to := t.TempDir()
-	old := time.Now().Add(-time.Hour)
-	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			return err
-		}
-		return os.Chtimes(dst, old, old)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return to
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/library/librarytest"
 	"github.com/librarian/librarian/app/tscompat"
 	"github.com/librarian/librarian/domain"
 )
@@ -17,7 +18,7 @@ import (
 // times, opens it with an index and builds the index.
 func indexedCopy(t *testing.T, conv, from string) *library.Library {
 	t.Helper()
-	root := copyTree(t, from)
+	root := librarytest.CopyTree(t, from)
 	l, _ := indexedLibrary(t, conv, root, filepath.Join(t.TempDir(), "index.sqlite"))
 	st, err := l.Refresh(context.Background(), nil)
 	if err != nil || st.Deferred != 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/librarian/librarian/app/library/librarytest"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -15,7 +16,7 @@ import (
 // (its line ranges may have moved); the answer must say so rather than
 // claim that no doc holds the words.
 func TestRankedSaysWhenAChangedDocIsLeftOut(t *testing.T) {
-	root := copyTree(t, searchLibRoot)
+	root := librarytest.CopyTree(t, searchLibRoot)
 	l, _ := indexedLibrary(t, "json", root, filepath.Join(t.TempDir(), "i.sqlite"))
 	ctx := context.Background()
 	if _, err := l.Refresh(ctx, nil); err != nil {

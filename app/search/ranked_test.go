@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/librarian/librarian/app/library/librarytest"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -121,7 +122,7 @@ func TestRankedAnswer(t *testing.T) {
 		t.Error("case_sensitive with ranked: no error")
 	}
 	progressed := false
-	fresh, _ := indexedLibrary(t, "frontmatter", copyTree(t, "../../testdata/librarian-examples/docs"), filepath.Join(t.TempDir(), "i.sqlite"))
+	fresh, _ := indexedLibrary(t, "frontmatter", librarytest.CopyTree(t, "../../testdata/librarian-examples/docs"), filepath.Join(t.TempDir(), "i.sqlite"))
 	got, err = New(fresh).SearchDocuments(ctx, SearchRequest{Query: "cookie", Mode: SearchRanked, Scope: domain.Scope{Depth: -1},
 		Progress: func(done, total int) { progressed = progressed || total > 0 }})
 	if err != nil || !strings.Contains(got, "cookie") || !progressed {

@@ -3,9 +3,6 @@ package tscompat
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,37 +10,14 @@ import (
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/library/librarytest"
 )
 
-// slowRegex costs RE2 about 8 µs a byte of words (its program runs 200
-// repetitions side by side, and there is no literal to prefilter with):
-// minutes on a few MB, whatever the machine.
-const slowRegex = `[a-y](?:\w|\s){0,200}[^\w\s]`
-
-// slowTools writes a library whose a.md has a hit of slowRegex and whose
-// z.md is mb MB of lowercase words, which slowRegex scans for tens of
-// seconds and never matches.
+// slowTools opens librarytest.WriteSlowLibrary's library of mb MB with the
+// librarian-ts tools.
 func slowTools(t *testing.T, mb int, cfg library.Config) *Tools {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n\nfind the needle!\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 1))
-	var b strings.Builder
-	b.WriteString("# Z\n\n")
-	for b.Len() < mb<<20 {
-		for range 12 {
-			for n := 2 + rng.IntN(8); n > 0; n-- {
-				b.WriteByte(byte('a' + rng.IntN(26)))
-			}
-			b.WriteByte(' ')
-		}
-		b.WriteString("\n\n")
-	}
-	if err := os.WriteFile(filepath.Join(dir, "z.md"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := librarytest.WriteSlowLibrary(t, mb)
 	src, err := frontmatterindex.New(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +40,7 @@ func TestTSSearchIsBounded(t *testing.T) {
 	cfg.SearchTimeout = time.Second
 	lib := slowTools(t, 4, cfg)
 	start := time.Now()
-	_, err := lib.SearchDocuments(context.Background(), SearchRequest{Query: slowRegex, Mode: "regex", Depth: -1})
+	_, err := lib.SearchDocuments(context.Background(), SearchRequest{Query: librarytest.SlowRegex, Mode: "regex", Depth: -1})
 	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "searchDocuments stopped at its time limit (1s) after 1 of 2 documents") {
 		t.Errorf("got %v", err)
 	}
