@@ -30,7 +30,11 @@ func TestReadmeInspectorCommands(t *testing.T) {
 		t.Fatal(".ci/run installs no pinned MCP Inspector")
 	}
 	npx := 0
-	for _, line := range strings.Split(readme, "\n") {
+	all := readme
+	for _, page := range docPages(t) {
+		all += "\n" + readRepoFile(t, page)
+	}
+	for _, line := range strings.Split(all, "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(line), "npx ") {
 			continue
 		}
@@ -81,6 +85,63 @@ func TestReadmeFacts(t *testing.T) {
 	for _, l := range links {
 		if !headings[l[1]] {
 			t.Errorf("README links to #%s, which is no heading", l[1])
+		}
+	}
+}
+
+// docPages are the reference pages under docs/, as paths from the root.
+func docPages(t *testing.T) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "*.md"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no docs/*.md: %v", err)
+	}
+	var out []string
+	for _, n := range names {
+		out = append(out, filepath.Join("docs", filepath.Base(n)))
+	}
+	return out
+}
+
+// TestDocsLinksLand: the README is at most 300 lines, and every link from
+// the README or a docs/ page to a page of the two, with an anchor or not,
+// lands on that page and on one of its headings.
+func TestDocsLinksLand(t *testing.T) {
+	pages := append([]string{"README.md"}, docPages(t)...)
+	if n := strings.Count(readRepoFile(t, "README.md"), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines: a newcomer's guide is at most 300, the rest goes to docs/", n)
+	}
+	headings := map[string]map[string]bool{}
+	for _, p := range pages {
+		headings[p] = map[string]bool{}
+		inFence := false
+		for _, line := range strings.Split(readRepoFile(t, p), "\n") {
+			if strings.HasPrefix(line, "```") {
+				inFence = !inFence
+			}
+			if !inFence && strings.HasPrefix(line, "#") {
+				headings[p][githubSlug(strings.TrimLeft(line, "# "))] = true
+			}
+		}
+	}
+	link := regexp.MustCompile(`\]\(((?:\.\./)?(?:docs/)?[a-z-]+\.md|README\.md)?(?:#([^)]+))?\)`)
+	for _, p := range pages {
+		for _, m := range link.FindAllStringSubmatch(readRepoFile(t, p), -1) {
+			target, anchor := p, m[2]
+			if m[1] != "" {
+				target = filepath.Clean(filepath.Join(filepath.Dir(p), m[1]))
+			}
+			hs, ok := headings[target]
+			if !ok {
+				if m[1] != "" && !strings.Contains(m[1], "/") && p == "README.md" {
+					continue // a file of the repository's root, not a page
+				}
+				t.Errorf("%s links to %s, which is not a page", p, m[0])
+				continue
+			}
+			if anchor != "" && !hs[anchor] {
+				t.Errorf("%s links to %s#%s, which is no heading there", p, target, anchor)
+			}
 		}
 	}
 }
