@@ -16,6 +16,11 @@ type HTTPSettings struct {
 	AllowedOrigins []string // LIBRARIAN_ALLOWED_ORIGINS: browser origins allowed to call
 	MaxSessions    int      // LIBRARIAN_HTTP_MAX_SESSIONS; 0 = the server's default
 	MaxCalls       int      // LIBRARIAN_HTTP_MAX_CALLS; 0 = the server's default
+	// MaxAnswerTokens and MaxResults are the ceilings of one answer's
+	// max_tokens and max_results (LIBRARIAN_HTTP_MAX_ANSWER_TOKENS,
+	// LIBRARIAN_HTTP_MAX_RESULTS); 0 = the server's default.
+	MaxAnswerTokens int
+	MaxResults      int
 }
 
 // DefaultHTTPAddr is where `--http` listens when given no address.
@@ -51,6 +56,12 @@ var httpSettingSpecs = []SettingSpec{
 	{Key: "LIBRARIAN_HTTP_MAX_CALLS", Env: []string{"LIBRARIAN_HTTP_MAX_CALLS"}, Value: "N", Default: "64",
 		Help:  "serve --http: tool calls running at once, all sessions together",
 		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxCalls, err = positive(v); return err }},
+	{Key: "LIBRARIAN_HTTP_MAX_ANSWER_TOKENS", Env: []string{"LIBRARIAN_HTTP_MAX_ANSWER_TOKENS"}, Value: "N", Default: "100000",
+		Help:  "serve --http: the most tokens one list_documents or get_documents answer holds, whatever max_tokens asks (0 included), with a note when it caps",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxAnswerTokens, err = positive(v); return err }},
+	{Key: "LIBRARIAN_HTTP_MAX_RESULTS", Env: []string{"LIBRARIAN_HTTP_MAX_RESULTS"}, Value: "N", Default: "1000",
+		Help:  "serve --http: the most hit lines (ranked: sections) one search_documents answer holds, whatever max_results asks (0 included)",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxResults, err = positive(v); return err }},
 }
 
 func positive(v string) (int, error) {
