@@ -20,6 +20,7 @@ import (
 	"github.com/librarian/librarian/adapters/memjournal"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain/extract"
+	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/retrieval"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 	"github.com/librarian/librarian/ports/sectionindex"
@@ -62,7 +63,7 @@ func localEngine(t *testing.T) *localretrieval.Engine {
 	if err := ix.Apply(ctx, u); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(), Library: src})
+	eng, err := localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(journal.Limits{}), Library: src})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func newLocalEngine(s config.Settings, logger *slog.Logger, lib *library.Library
 		lib.UseIndex(mem, logger)
 		ix = mem
 	}
-	var j journal.Journal = memjournal.New()
+	var j journal.Journal = memjournal.New(journal.Limits{})
 	if s.PostgresIndex() {
 		// The team's servers share one journal in the index's database. A
 		// role that may not create or write its tables (a read-only
@@ -65,7 +65,7 @@ func newLocalEngine(s config.Settings, logger *slog.Logger, lib *library.Library
 			j = pj
 		}
 	} else if f, ok := ix.(interface{ File() string }); ok && f.File() != "" {
-		sj, err := sqlitejournal.Open(f.File())
+		sj, err := sqlitejournal.Open(f.File(), journal.Limits{})
 		if err != nil {
 			logger.Warn("journal: using memory for this run", "file", f.File(), "reason", err.Error())
 		} else {
