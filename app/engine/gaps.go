@@ -45,9 +45,15 @@ func renderGaps(gaps []knowledge.Knowledge) string {
 	}
 	fmt.Fprintf(&b, "%d %s recorded, newest first:\n", len(gaps), noun)
 	for _, g := range gaps {
+		// The token reported it; a caller is only the name it gave itself.
 		who := []string{}
-		if g.Tags.Caller != "" {
-			who = append(who, g.Tags.Caller)
+		switch caller := g.Tags.Caller; {
+		case g.Owner != "" && caller != "" && caller != g.Owner:
+			who = append(who, "token "+g.Owner+", caller label "+caller)
+		case g.Owner != "":
+			who = append(who, "token "+g.Owner)
+		case caller != "":
+			who = append(who, caller)
 		}
 		where := "session " + g.Tags.Session
 		if g.Tags.Project != "" {
