@@ -62,6 +62,8 @@ type Settings struct {
 	From map[string]string
 
 	HTTP HTTPSettings // serve --http (settings_http.go)
+
+	Journal JournalSettings // the local engine's journal bounds (settings_journal.go)
 }
 
 // A SettingSpec is one setting, declared once: the flags and environment
@@ -203,7 +205,7 @@ var SettingSpecs = append([]SettingSpec{
 	{Key: "CLAUDE_CODE_SESSION_ID", Env: []string{"CLAUDE_CODE_SESSION_ID"},
 		Help:  "session id sent to the engine",
 		Apply: func(s *Settings, v, _ string) error { s.Session = v; return nil }},
-}, httpSettingSpecs...)
+}, append(httpSettingSpecs, journalSettingSpecs...)...)
 
 // A FlagValue is one settings flag as written on the command line, without
 // its dashes.
@@ -221,6 +223,7 @@ func DefaultSettings() Settings {
 		MaxAnswerTokens: 20000,
 		SearchTimeout:   domain.DefaultSearchTimeout,
 		Index:           "on",
+		Journal:         DefaultJournalSettings(),
 	}
 }
 
