@@ -122,6 +122,9 @@ func (e *Engine) contain(op string, err *error) {
 	case unreachable(*err):
 		e.logger.Warn("local engine: the index database is unreachable", "op", op, "error", (*err).Error())
 		*err = fmt.Errorf("%w (%s): try again later; the server's log has the detail", knowledge.ErrStoreUnreachable, op)
+	case errors.As(*err, new(*refreshError)):
+		e.logger.Warn("local engine: refreshing the index failed", "op", op, "error", (*err).Error())
+		*err = fmt.Errorf("%w (%s): refreshing the index from the library failed; the server's log has the detail", knowledge.ErrStoreFailed, op)
 	default:
 		e.logger.Warn("local engine: the index database failed", "op", op, "error", (*err).Error())
 		*err = fmt.Errorf("%w (%s); the server's log has the detail", knowledge.ErrStoreFailed, op)
@@ -194,10 +197,17 @@ func (e *Engine) prepare(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("refreshing the index: %w", err)
+		return &refreshError{err}
 	}
 	return nil
 }
+
+// refreshError is a failed refresh of the index: the library's files or
+// the index's database, which contain tells apart for the answer.
+type refreshError struct{ err error }
+
+func (e *refreshError) Error() string { return "refreshing the index: " + e.err.Error() }
+func (e *refreshError) Unwrap() error { return e.err }
 
 // catalogCheckEvery is how often the catalog's freshness is checked
 // against the index's status (counting rows is not free on a big index):

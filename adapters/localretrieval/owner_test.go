@@ -3,6 +3,7 @@ package localretrieval_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -132,3 +133,30 @@ func TestOwners(t *testing.T) {
 		t.Errorf("status's recent gaps do not name their token: %s", st.JSON)
 	}
 }
+
+// TestRefreshFailureLeavesOutItsDetail: a refresh that fails on a file
+// answers what failed; the file's absolute path goes to the log only.
+func TestRefreshFailureLeavesOutItsDetail(t *testing.T) {
+	var logs strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.Write(p)
+	}), nil))
+	eng := engineOver(t, memjournal.New(journal.Limits{}), localretrieval.Options{Logger: logger,
+		Refresh: func(context.Context) error { return errors.New("open /home/me/docs/secret.md: permission denied") }})
+	_, err := eng.Locate(ctx, knowledge.LocateQuery{Query: "Validate", Tags: tags})
+	if err == nil || strings.Contains(err.Error(), "/home/me") || !strings.Contains(err.Error(), "the index database failed (locate): refreshing the index from the library failed") {
+		t.Errorf("locate with a failing refresh: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(logs.String(), "/home/me/docs/secret.md") {
+		t.Errorf("the log lacks the detail: %s", logs.String())
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
