@@ -198,10 +198,14 @@ func (j *Journal) Learn(ctx context.Context, k knowledge.Knowledge) (knowledge.K
 	}
 	err := pgx.BeginFunc(ctx, j.pool, func(tx pgx.Tx) error {
 		if q := j.limits.OwnerRecords; q > 0 {
+			// Two statements: a statement's snapshot is taken when it
+			// starts, so a count in the lock's own statement could miss a
+			// record the lock's last holder committed.
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('librarian-journal-owner:' || $1))`, k.Owner); err != nil {
+				return err
+			}
 			var held int
-			err := tx.QueryRow(ctx, `SELECT pg_advisory_xact_lock(hashtext('librarian-journal-owner:' || $1)),
-				(SELECT count(*) FROM journal_knowledge WHERE owner = $1)`, k.Owner).Scan(nil, &held)
-			if err != nil {
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM journal_knowledge WHERE owner = $1`, k.Owner).Scan(&held); err != nil {
 				return err
 			}
 			if held >= q {
