@@ -18,6 +18,7 @@ import (
 	"github.com/librarian/librarian/app/search"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/docindex"
+	"github.com/librarian/librarian/ports/markdown"
 )
 
 // countingSource counts the document files read through it.
@@ -216,5 +217,70 @@ func TestPostgresIndexSetting(t *testing.T) {
 	_, err = config.LoadSettings(func(k string) string { return env[k] }, nil)
 	if err == nil || strings.Contains(err.Error(), "S3cret") || !strings.Contains(err.Error(), `"postgress:"`) || !strings.Contains(err.Error(), "LIBRARY_INDEX") {
 		t.Errorf("a mistyped URL: %v; want an error naming the setting and the scheme, never the password", err)
+	}
+}
+
+// olderParser is a parser of before standard images: it finds the same
+// sections and stubs, no standard image, and writes no Version.
+type olderParser struct{ goldmarkmarkdown.Parser }
+
+func (p *olderParser) Parse(src []byte) domain.Structure {
+	s := p.Parser.Parse(src)
+	s.Version = 0
+	var stubs []domain.ImageStub
+	for _, im := range s.Images {
+		if !im.Standard() {
+			stubs = append(stubs, im)
+		}
+	}
+	s.Images = stubs
+	return s
+}
+
+// A section index built by an older parser keeps its parses under the
+// files' stamps; a library whose parser writes a newer version parses those
+// files again rather than serve parses without their standard images.
+func TestParsesOfAnOlderVersionAreParsedAgain(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "doc.md"), []byte("# Doc\n\n![Arch](arch.png)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(filepath.Join(root, "doc.md"), old, old)
+	file := filepath.Join(t.TempDir(), "index.sqlite")
+	open := func(p markdown.Parser) (*library.Library, *countingSource) {
+		plain := openSearchLibrary(t, "frontmatter", root)
+		src := &countingSource{Source: library.SourceOf(plain)}
+		l := library.New(src, p, nil, library.DefaultConfig())
+		ix, err := sqlitesectionindex.OpenFile(t.Context(), file, sqlitesectionindex.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		l.UseIndex(ix, nil)
+		return l, src
+	}
+	ctx := t.Context()
+	before, _ := open(&olderParser{})
+	if st, err := before.Refresh(ctx, nil); err != nil || st.Parsed != 1 {
+		t.Fatalf("Refresh = %+v, %v; want the doc parsed", st, err)
+	}
+	for name, p := range map[string]markdown.Parser{"same version": &olderParser{}, "newer version": goldmarkmarkdown.New()} {
+		l, src := open(p)
+		cat, err := l.Catalog(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := l.Open(ctx, cat.Docs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantReads, wantImages := int64(0), 0
+		if name == "newer version" {
+			wantReads, wantImages = 1, 1
+		}
+		if n := src.reads.Load(); n != wantReads || len(doc.Structure.Images) != wantImages {
+			t.Errorf("%s: read %d files, found %d images; want %d and %d", name, n, len(doc.Structure.Images), wantReads, wantImages)
+		}
 	}
 }
