@@ -61,11 +61,8 @@ func DefaultConfig() Config {
 type Library struct {
 	source docindex.Source
 	parser markdown.Parser
-	// version is the domain.Structure Version the parser writes: a parse a
-	// section index stored at another one is not used (parsed again).
-	version int
-	images  imagestore.Store // nil: the library has no image store
-	cfg     Config
+	images imagestore.Store // nil: the library has no image store
+	cfg    Config
 
 	mu    sync.Mutex
 	cache map[string]*Doc // by doc path
@@ -75,7 +72,7 @@ type Library struct {
 
 // NewLibrary builds the library use cases. images may be nil.
 func New(source docindex.Source, parser markdown.Parser, images imagestore.Store, cfg Config) *Library {
-	return &Library{source: source, parser: parser, version: parser.Parse(nil).Version, images: images, cfg: cfg, cache: map[string]*Doc{}}
+	return &Library{source: source, parser: parser, images: images, cfg: cfg, cache: map[string]*Doc{}}
 }
 
 // Config returns the limits the library was built with.
