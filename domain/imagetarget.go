@@ -42,6 +42,9 @@ type ImageTarget struct {
 	// Problem (ImageRefused) says why, worded to follow the destination:
 	// "is an absolute path; …".
 	Problem string
+	// Outside (ImageRefused) is set when the path leads outside the library
+	// root: an absolute path, or '..' past the root.
+	Outside bool
 }
 
 // ResolveImage reads dest, a standard image's destination as the doc's text
@@ -71,7 +74,7 @@ func ResolveImage(docPath, dest string) ImageTarget {
 	if scheme, ok := urlScheme(d); ok {
 		switch {
 		case len(scheme) == 1:
-			return refusedImage("is an absolute path; an image path is relative to the doc's folder")
+			return outsideImage("is an absolute path; an image path is relative to the doc's folder")
 		case strings.EqualFold(scheme, "http"), strings.EqualFold(scheme, "https"):
 			return ImageTarget{Kind: ImageRemote, URL: d}
 		case strings.EqualFold(scheme, "data"):
@@ -98,7 +101,7 @@ func ResolveImage(docPath, dest string) ImageTarget {
 	case strings.ContainsRune(p, '\\'):
 		return refusedImage("uses '\\'; image paths are '/'-separated")
 	case IsAbsolute(p):
-		return refusedImage("is an absolute path; an image path is relative to the doc's folder")
+		return outsideImage("is an absolute path; an image path is relative to the doc's folder")
 	case strings.HasSuffix(p, "/"):
 		return refusedImage("names a folder, not a file")
 	}
@@ -112,7 +115,7 @@ func ResolveImage(docPath, dest string) ImageTarget {
 		case "", ".":
 		case "..":
 			if len(segs) == 0 {
-				return refusedImage("leads outside the library root")
+				return outsideImage("leads outside the library root")
 			}
 			segs = segs[:len(segs)-1]
 		default:
@@ -127,6 +130,10 @@ func ResolveImage(docPath, dest string) ImageTarget {
 
 func refusedImage(problem string) ImageTarget {
 	return ImageTarget{Kind: ImageRefused, Problem: problem}
+}
+
+func outsideImage(problem string) ImageTarget {
+	return ImageTarget{Kind: ImageRefused, Problem: problem, Outside: true}
 }
 
 // urlScheme returns the scheme of an absolute URL (RFC 3986: a letter,

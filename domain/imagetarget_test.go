@@ -9,14 +9,16 @@ import (
 )
 
 func TestResolveImage(t *testing.T) {
-	local := func(p string) ImageTarget { return ImageTarget{Kind: ImageLocal, Path: p} }
-	remote := func(u string) ImageTarget { return ImageTarget{Kind: ImageRemote, URL: u} }
-	refused := func(why string) ImageTarget { return ImageTarget{Kind: ImageRefused, Problem: why} }
 	const (
 		absolute = "is an absolute path; an image path is relative to the doc's folder"
 		outside  = "leads outside the library root"
 		folder   = "names a folder, not a file"
 	)
+	local := func(p string) ImageTarget { return ImageTarget{Kind: ImageLocal, Path: p} }
+	remote := func(u string) ImageTarget { return ImageTarget{Kind: ImageRemote, URL: u} }
+	refused := func(why string) ImageTarget {
+		return ImageTarget{Kind: ImageRefused, Problem: why, Outside: why == absolute || why == outside}
+	}
 	tests := []struct {
 		doc, dest string
 		want      ImageTarget

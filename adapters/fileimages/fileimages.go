@@ -209,7 +209,6 @@ func (s *Store) ReadFile(_ context.Context, p string, maxBytes int64) ([]byte, e
 		return nil, &fileError{msg: lead + " is not a clean relative path", kind: domain.ErrRefused}
 	}
 	notFound := lead + ": file not found"
-	const outside = "the library root"
 	name := p
 	fi, err := s.root.Stat(name)
 	if s.links.Escapes(err) {
@@ -218,7 +217,7 @@ func (s *Store) ReadFile(_ context.Context, p string, maxBytes int64) ([]byte, e
 		}
 	}
 	if err != nil {
-		return nil, describe(lead, notFound, outside, err, s.escape)
+		return nil, s.describeRooted(lead, notFound, err)
 	}
 	if err := checkImage(lead, fi.Mode().IsRegular(), fi.Size(), maxBytes); err != nil {
 		return nil, err
@@ -228,7 +227,7 @@ func (s *Store) ReadFile(_ context.Context, p string, maxBytes int64) ([]byte, e
 		return nil, checkImage(lead, false, 0, maxBytes)
 	}
 	if err != nil {
-		return nil, describe(lead, notFound, outside, err, s.escape)
+		return nil, s.describeRooted(lead, notFound, err)
 	}
 	defer f.Close()
 	if err := checkImage(lead, true, fi.Size(), maxBytes); err != nil {
@@ -239,9 +238,19 @@ func (s *Store) ReadFile(_ context.Context, p string, maxBytes int64) ([]byte, e
 		return nil, checkImage(lead, true, maxBytes+1, maxBytes)
 	}
 	if err != nil {
-		return nil, describe(lead, notFound, outside, err, s.escape)
+		return nil, s.describeRooted(lead, notFound, err)
 	}
 	return data, nil
+}
+
+// describeRooted is describe for a file reached through the library root:
+// one that leads out of it wraps domain.ErrOutsideRoot.
+func (s *Store) describeRooted(lead, notFound string, err error) *fileError {
+	fe := describe(lead, notFound, "the library root", err, s.escape)
+	if s.escape != nil && errors.Is(err, s.escape) {
+		fe.kind = domain.ErrOutsideRoot
+	}
+	return fe
 }
 
 // folderLinks resolves links through the image folder, open as folder: an

@@ -30,9 +30,10 @@ type Store interface {
 	// library root, that a standard markdown image names (the Path of a
 	// domain.ResolveImage answer). The file may be anywhere inside the root,
 	// the image index's folder or not. A missing file wraps
-	// domain.ErrNotFound; a path that is not a clean relative one, a file
-	// that resolves outside the library root (by a symlink, relative or
-	// absolute) or that is not a regular file wraps domain.ErrRefused; a
-	// file over maxBytes wraps domain.ErrTooLarge and is not read.
+	// domain.ErrNotFound; a file that resolves outside the library root (by
+	// a symlink, relative or absolute) wraps domain.ErrOutsideRoot (a
+	// refusal); a path that is not a clean relative one, or a file that is
+	// not regular, wraps domain.ErrRefused; a file over maxBytes wraps
+	// domain.ErrTooLarge and is not read.
 	ReadFile(ctx context.Context, path string, maxBytes int64) ([]byte, error)
 }

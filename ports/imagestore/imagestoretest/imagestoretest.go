@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -174,6 +175,9 @@ func testReadFileOutside(t *testing.T, open openFunc) {
 		got, err := s.ReadFile(ctx, p, noLimit)
 		if !errors.Is(err, domain.ErrRefused) || got != nil {
 			t.Errorf("ReadFile(%q), %s = %d bytes, %v; want no bytes and domain.ErrRefused", p, how, len(got), err)
+		}
+		if out := strings.Contains(how, "out of the library") || strings.Contains(how, "sibling"); out != errors.Is(err, domain.ErrOutsideRoot) {
+			t.Errorf("ReadFile(%q), %s: %v; wraps domain.ErrOutsideRoot: %v, want %v", p, how, err, !out, out)
 		}
 	}
 	// Paths that are no clean relative path are refused before any look.
