@@ -185,7 +185,7 @@ func (l *Browser) readImages(ctx context.Context, chunks []*answer.Chunk) (answe
 
 // errNoImageFiles is why a standard image is not read in a library served
 // from its section index alone, which holds no image files.
-var errNoImageFiles = errors.New("the library is served from its section index alone, which holds no image files")
+var errNoImageFiles = errors.New("the library has no image store to read image files with (it is served from its section index alone)")
 
 // imageIndex returns the image index; nil, nil when the library has no
 // image store.
