@@ -15,16 +15,16 @@ func standardDoc() *DocText {
 	lines := []string{
 		"# Guide",
 		"",
-		"![Architecture](../img/arch.png)",                 // 3: sent
+		"![Architecture](../img/arch.png)", // 3: sent
 		"![[image:ok]] ![again](./../img/arch.png \"t\")", // 4: a stub, then arch.png again
-		"![Big](big.png)",                                 // 5: over the per-image limit
-		"![Gone](gone.png)",                               // 6: no such file
-		"![Text](notes.txt)",                              // 7: not an image
-		"![Logo](https://example.com/logo.png)",           // 8: remote
-		"![Pixel](data:image/gif;base64,R0lGOD=)",         // 9: data
-		"![Secret](../../etc/passwd.png)",                 // 10: out of the root
-		"<img src=\"/abs/x.png\" alt=\"Abs\">",            // 11: absolute
-		"![](unread.png)",                                 // 12: not read (the answer's images full)
+		"![Big](big.png)",                         // 5: over the per-image limit
+		"![Gone](gone.png)",                       // 6: no such file
+		"![Text](notes.txt)",                      // 7: not an image
+		"![Logo](https://example.com/logo.png)",   // 8: remote
+		"![Pixel](data:image/gif;base64,R0lGOD=)", // 9: data
+		"![Secret](../../etc/passwd.png)",         // 10: out of the root
+		"<img src=\"/abs/x.png\" alt=\"Abs\">",    // 11: absolute
+		"![](unread.png)",                         // 12: not read (the answer's images full)
 	}
 	var stubs []domain.ImageStub
 	std := func(line int, src, alt string) {
