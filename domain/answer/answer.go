@@ -33,6 +33,7 @@ type Part struct {
 
 // ImagePart is an image sent at the place of its stub.
 type ImagePart struct {
+	// ID is the image index id, or a standard image's library path.
 	ID      string
 	Caption string
 	// File is the image's file relative to the library root (the image
@@ -44,8 +45,12 @@ type ImagePart struct {
 }
 
 // Placeholder is the one-line text that stands for the image where images
-// cannot be shown (the command line): it names the file, type and size.
+// cannot be shown (the command line): it names the file, type and size. A
+// standard image is named by its file alone.
 func (p ImagePart) Placeholder() string {
+	if p.ID == p.File {
+		return fmt.Sprintf("[image %s: %s, %d bytes]", p.File, p.MIME, len(p.Data))
+	}
 	return fmt.Sprintf("[image %s: %s, %s, %d bytes]", p.ID, p.File, p.MIME, len(p.Data))
 }
 
