@@ -74,6 +74,13 @@ func Open(ctx context.Context, dsn string, o Options) (*Index, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres index: %w", err)
 	}
+	// A read-only role granted USAGE but SELECT on only some tables (say,
+	// granted before an upgrade added one) fails here with the GRANT to
+	// run, not at its first call with "permission denied".
+	if err := postgresdb.CheckReadable(ctx, pool, name, where, tables); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres index: %w", err)
+	}
 	return &Index{pool: pool, schema: name, where: where}, nil
 }
 

@@ -75,6 +75,10 @@ CREATE TABLE folders (
 `,
 }
 
+// tables are the section index's tables, which every role that serves it
+// must be able to read (postgresdb.CheckReadable).
+var tables = []string{"schema_versions", "meta", "docs", "sections", "names", "links", "folders"}
+
 // schema is the section index's part of the database.
 var schema = postgresdb.Migrations{Component: "sectionindex", Extensions: []string{"pg_trgm", "unaccent"}, Steps: migrations}
 
@@ -87,3 +91,7 @@ var ErrNewerSchema = postgresdb.ErrNewerSchema
 // ErrUnreachable: no server answered (down, or the network is); Open may
 // succeed later.
 var ErrUnreachable = postgresdb.ErrUnreachable
+
+// ErrNoPrivilege: the role lacks USAGE on the schema or SELECT on one of
+// its tables; the error names the grant and the GRANT statement to run.
+var ErrNoPrivilege = postgresdb.ErrNoPrivilege
