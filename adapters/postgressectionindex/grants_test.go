@@ -45,7 +45,7 @@ func TestReadOnlyRoleGrantsNamed(t *testing.T) {
 			[]string{"role " + role + " may not use schema " + schema + " (it has no USAGE privilege on it, so none of its tables can be seen)",
 				"GRANT USAGE ON SCHEMA " + schema + " TO " + role + "; GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role + ";"}},
 		{"USAGE only", "GRANT USAGE ON SCHEMA " + schema + " TO " + role,
-			[]string{"role " + role + " may not read the tables docs, folders, links, meta, names, schema_versions, sections of schema " + schema + " (no SELECT privilege)",
+			[]string{"role " + role + " may not read the tables docs, folders, library, links, meta, names, schema_versions, sections of schema " + schema + " (no SELECT privilege)",
 				"GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role + ";"}},
 		{"SELECT on all tables but one", "GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role + "; REVOKE SELECT ON " + schema + ".docs FROM " + role,
 			[]string{"role " + role + " may not read the table docs of schema " + schema, "GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role + ";"}},
