@@ -36,11 +36,17 @@ var commands = []command{
 			{"tags", "a,b", "keep only docs carrying ANY of these tags (exact, case-sensitive; comma-separated, repeatable)", "librarian ls --tags security,storage"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs, 2 = one folder deeper (default: all)", "librarian ls backend --depth 1"},
 			{"max-tokens", "N", "answer budget in tokens; past it the listing stops at a whole doc and names the folders left out; 0 = no limit (default: --max-answer-tokens)", "librarian ls --max-tokens 2000"},
+			{"json", "", "print every doc in scope, with its outline, as one JSON object (docs/command-line.md); not with --max-tokens", "librarian ls backend --json"},
 		}},
-	{name: "check", usage: "librarian check", summary: "validate the library: print every problem, exit 1 if any",
+	{name: "check", usage: "librarian check [--max N] [--json]", summary: "validate the library: print its problems, exit 1 if any",
 		about: "Checks the indexes, every doc's file and frontmatter, and image stubs; warnings (such as two\n" +
 			"index entries with the same path) are printed but fail nothing. For a docs repository's CI.\n" +
-			"Example: librarian check --root ./docs"},
+			"The count covers every problem; the list stops after --max of them, saying how many more.\n" +
+			"Example: librarian check --root ./docs",
+		flags: []flagDoc{
+			{"max", "N", "list at most N problems (and N warnings), then a line counting the rest; 0 = all (default 200)", "librarian check --max 20"},
+			{"json", "", "print the report as one JSON object, every problem listed (docs/command-line.md)", "librarian check --json"},
+		}},
 	{name: "get", usage: "librarian get SELECTOR... [flags]", summary: "print docs, sections or line ranges (get_documents)",
 		about: "A SELECTOR is a doc id or path, or a JSON selector (quote it for the shell):\n" +
 			"  auth                                              a whole doc (by id)\n" +
@@ -55,6 +61,7 @@ var commands = []command{
 			{"include-images", "", "print each image the answer would send as a line naming its file, type and size", "librarian get gallery --include-images"},
 			{"include-code", "", "keep fenced code blocks (default true); false puts a one-line placeholder in their place", "librarian get auth --include-code false"},
 			{"max-tokens", "N", "answer budget in tokens; what does not fit is listed as ready-to-run selectors; 0 = no limit (default: --max-answer-tokens)", "librarian get auth --max-tokens 500"},
+			{"json", "", "print the answer as one JSON object: each chunk returned (doc, section, lines, text), images, notes (docs/command-line.md)", "librarian get auth --json"},
 		}},
 	{name: "search", usage: "librarian search QUERY [FOLDER] [flags]", summary: "search lines of the library (search_documents)",
 		about: "Matches each line on its own; quote a phrase; a QUERY starting with '-' goes after --.\n" +
@@ -70,6 +77,7 @@ var commands = []command{
 			{"tags", "a,b", "search only docs carrying ANY of these tags (comma-separated, repeatable)", "librarian search token --tags security"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian search token backend --depth 1"},
 			{"max-results", "N", "hit lines shown at most; 0 = no limit (default 50); with --ranked, sections (default 5)", "librarian search the --max-results 10"},
+			{"json", "", "print the hits as one JSON object, by doc and section (docs/command-line.md); not with --context", "librarian search token --json"},
 		}},
 	{name: "tags", usage: "librarian tags [FOLDER] [flags]", summary: "list tags, most used first (list_tags)",
 		about: "FOLDER (or --folder) counts only the docs of a folder inside the library.\n" +
@@ -78,6 +86,7 @@ var commands = []command{
 			{"folder", "FOLDER", "count only this folder's docs, relative to the library root (the same as the FOLDER operand)", "librarian tags --folder backend"},
 			{"include-paths", "", "list each tag's docs under it", "librarian tags --include-paths"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian tags --depth 1"},
+			{"json", "", "print the tags as one JSON object, each with its count and its docs' paths (docs/command-line.md)", "librarian tags --json"},
 		}},
 	{name: "index", usage: "librarian index [--to postgres://…]", summary: "build or refresh the library's section index",
 		about: "Parses only the files whose stamp changed since the index last saw them, removes docs gone from\n" +
@@ -95,12 +104,13 @@ var commands = []command{
 		flags: []flagDoc{
 			{"fixture", "ANSWERS.jsonl", "answer from this file instead of an engine (checks the questions and the grader)", "librarian eval testdata/eval/questions.jsonl --fixture testdata/eval/answers.jsonl"},
 		}},
-	{name: "gaps", usage: "librarian gaps [--limit N]", summary: "list the gaps agents reported to the local engine (librarian_gap), newest first",
+	{name: "gaps", usage: "librarian gaps [--limit N] [--json]", summary: "list the gaps agents reported to the local engine (librarian_gap), newest first",
 		about: "Reads the local engine's journal, kept in the section index's file (LIBRARY_INDEX_DIR), so it\n" +
 			"lists what agents reported to every server of this library; LIBRARY_INDEX=off keeps nothing.\n" +
 			"Example: librarian gaps --root ./docs",
 		flags: []flagDoc{
 			{"limit", "N", "show at most N gaps, newest first (default 0: all)", "librarian gaps --limit 20"},
+			{"json", "", "print the gaps as one JSON object (docs/command-line.md)", "librarian gaps --json"},
 		}},
 }
 
