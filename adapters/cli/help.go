@@ -88,14 +88,21 @@ var commands = []command{
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian tags --depth 1"},
 			{"json", "", "print the tags as one JSON object, each with its count and its docs' paths (docs/command-line.md)", "librarian tags --json"},
 		}},
-	{name: "index", usage: "librarian index [--to postgres://…]", summary: "build or refresh the library's section index",
+	{name: "index", usage: "librarian index [--to postgres://…] | --list | --prune [--older-than AGE] [--dry-run]", summary: "build or refresh the library's section index; list or prune the local index files",
 		about: "Parses only the files whose stamp changed since the index last saw them, removes docs gone from\n" +
 			"the library, and prints one summary line; on a terminal a progress line runs on stderr.\n" +
 			"The index file is in LIBRARY_INDEX_DIR (--index-dir); LIBRARY_INDEX=off keeps it in memory;\n" +
 			"--to (or LIBRARY_INDEX) postgres://… indexes into a PostgreSQL database a team's servers share.\n" +
+			"--list and --prune need no library: they show or remove the index files in LIBRARY_INDEX_DIR, one\n" +
+			"per library root ever served here (its root, size, last use, whether the root still exists).\n" +
 			"Example: librarian index --root ./docs",
 		flags: []flagDoc{
 			{"to", "DSN", "the index to build, as LIBRARY_INDEX names it: a postgres:// URL (one writer at a time)", "librarian index --root ./docs --to postgres://indexer@db/docs"},
+			{"list", "", "list the local index files: each one's library root, size, last use, and whether the root still exists", "librarian index --list"},
+			{"prune", "", "remove the local index files whose library root is gone (and, with --older-than, those unused for that long); says what it removed", "librarian index --prune"},
+			{"older-than", "AGE", "with --prune: also remove the index files unused for longer than AGE (30d, 36h)", "librarian index --prune --older-than 30d"},
+			{"dry-run", "", "with --prune: say what would be removed, remove nothing", "librarian index --prune --dry-run"},
+			{"json", "", "with --list or --prune: print the answer as one JSON object (docs/command-line.md)", "librarian index --list --json"},
 		}},
 	{name: "eval", usage: "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", summary: "score a retrieval engine on questions (seed 004's eval)",
 		about: "Runs each question through its skill against the engine: the local one over the library, or\n" +

@@ -17,7 +17,7 @@ var commandFlagSets = map[string]func() *flag.FlagSet{
 	"search": func() *flag.FlagSet { fs, _ := newSearchFlags(); return fs },
 	"tags":   func() *flag.FlagSet { fs, _ := newTagsFlags(); return fs },
 	"eval":   func() *flag.FlagSet { fs, _ := newEvalFlags(); return fs },
-	"index":  func() *flag.FlagSet { return newIndexFlags() },
+	"index":  func() *flag.FlagSet { fs, _ := newIndexFlags(); return fs },
 	"gaps":   func() *flag.FlagSet { fs, _, _ := newGapsFlags(); return fs },
 }
 

@@ -62,7 +62,7 @@ func Execute(ctx context.Context, inv Invocation, deps Deps, stdin io.ReadCloser
 	case "tags":
 		return RunTags(ctx, deps.Library, inv.Args, stdout, stderr)
 	case "index":
-		return runIndex(ctx, deps.Library, inv.Args, stdout, stderr)
+		return runIndex(ctx, deps.Library, deps.IndexFiles, inv.Args, stdout, stderr)
 	case "eval":
 		return RunEval(ctx, deps.Engine, inv.Args, stdout, stderr)
 	case "gaps":

@@ -69,6 +69,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	var server *mcp.Server
 	var httpServer *mcpserver.HTTPServer
 	var targets []any
+	// index --list and --prune are about the local index files: no library.
+	indexFiles := inv.Command == "index" && cli.IndexFilesOnly(inv.Args)
 	switch inv.Command {
 	case "eval":
 		// No library and no engine named: nothing to ask (RunEval says so)
@@ -85,13 +87,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if serveHTTP {
 			targets = []any{&httpServer}
 		}
+	case "index":
+		targets = []any{&deps.Library}
+		if indexFiles {
+			targets = []any{&deps.IndexFiles}
+		}
 	default:
 		targets = []any{&deps.Library}
 	}
 	if inv.Command == "serve" {
 		inv.Settings.IndexWait = true // a shared index's database may come up after the server
 	}
-	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" && inv.Command != "gaps" {
+	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" && inv.Command != "gaps" && !indexFiles {
 		s := &inv.Settings
 		switch {
 		case appfx.FromIndexOnly(*s) && inv.Command != "index" && inv.Command != "check":
