@@ -26,28 +26,8 @@ type CheckReport struct {
 	Warnings []string
 }
 
-// Text renders the report for a person: the problems, then the warnings.
-func (r CheckReport) Text() string {
-	var b strings.Builder
-	if len(r.Problems) == 0 {
-		fmt.Fprintf(&b, "ok: %d %s, no problems", r.Docs, wording.Plural(r.Docs, "doc", "docs"))
-	} else {
-		fmt.Fprintf(&b, "%d %s in %d %s (%d checked):", len(r.Problems), wording.Plural(len(r.Problems), "problem", "problems"),
-			r.ProblemDocs, wording.Plural(r.ProblemDocs, "doc", "docs"), r.Docs)
-		for _, p := range r.Problems {
-			b.WriteString("\n- ")
-			b.WriteString(p)
-		}
-	}
-	if len(r.Warnings) > 0 {
-		fmt.Fprintf(&b, "\n%d %s (these fail nothing):", len(r.Warnings), wording.Plural(len(r.Warnings), "warning", "warnings"))
-		for _, w := range r.Warnings {
-			b.WriteString("\n- ")
-			b.WriteString(w)
-		}
-	}
-	return b.String()
-}
+// Text renders the report for a person: every problem, then the warnings.
+func (r CheckReport) Text() string { return r.TextMax(0, "") }
 
 // Check validates the whole library, for a docs repository's CI. An index
 // that fails validation is returned as the error (every problem listed);

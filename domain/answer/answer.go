@@ -23,6 +23,12 @@ type Answer struct {
 	// Unmatched are the indexes of the selectors that returned nothing
 	// (UnmatchedSelectors); their notes say why.
 	Unmatched []int
+	// Chunks are the chunks returned, as data; Truncated is set when the
+	// budget left something out (the Left out block says what); Notes are
+	// the Notes block's lines.
+	Chunks    []KeptChunk
+	Truncated bool
+	Notes     []string
 }
 
 // Part is one piece of an answer: text, or (Image not nil) one image.
@@ -131,6 +137,8 @@ func Render(c Call) Answer {
 	}
 	ans := capImages(r.answer(c.Budget, lim), MaxAnswerImageBytes)
 	ans.Unmatched = UnmatchedSelectors(c.Selectors, c.Chunks)
+	ans.Chunks, ans.Truncated = r.keptChunks()
+	ans.Notes = domain.NoteTexts(r.notes)
 	return ans
 }
 
