@@ -149,6 +149,13 @@ func (g *renderer) renderStubs(w *partWriter, r *renderedChunk, c *Chunk, k int,
 		case ref.Target.Kind == domain.ImageData:
 			w.line(ImageData(ImageLabel(ref.name(), ref.Caption)))
 			continue
+		case ref.Target.Kind != domain.ImageLocal && !c.Images:
+			// Not asked for, nothing tried: a site-root path (/images/x.png)
+			// in docs written for a web site is common, and a note on every
+			// fetch of such a doc would cost tokens for nothing; check
+			// reports it.
+			w.line(ImageOmitted(ImageLabel(ref.name(), ref.Caption)))
+			continue
 		case ref.Target.Kind != domain.ImageLocal:
 			w.line(ImageUnavailable(ImageLabel(ref.name(), ref.Caption)))
 			note("refused: image %s in %s L%d %s", wording.QuoteInput(ref.Src, '\''), dt.Name(), k, ref.Target.Problem)
