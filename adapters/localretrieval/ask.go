@@ -36,7 +36,7 @@ const (
 	maxQuoteLines     = 8
 	quotedBestLines   = 3   // the lines that answer, per passage
 	strongLineShare   = 0.3 // a line scoring under this share of the best line is not quoted for itself
-	maxQuotedLineLen  = 300
+	maxQuotedLineLen  = 200
 	weakPassageFactor = 0.35 // a passage scoring under this share of the best one is left out
 )
 
@@ -288,11 +288,10 @@ func quote(ent sectionindex.Entry, s domain.RankedSection, q passage.Question) q
 	for _, n := range nums {
 		text := strings.TrimRight(lines[n-1], "\r")
 		if len(text) > maxQuotedLineLen {
-			cut := maxQuotedLineLen
-			for cut > 0 && text[cut]&0xC0 == 0x80 {
-				cut--
-			}
-			text = text[:cut] + "…"
+			// A long line is quoted around where the question's words
+			// meet, the fact usually after them (passage.Question.Window).
+			from, to, _ := q.Window(text)
+			text = wording.Excerpt([]byte(text), from, to, maxQuotedLineLen, 6)
 		}
 		p.Quote = append(p.Quote, quotedLine{N: n, Text: text})
 	}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -48,6 +49,9 @@ type hitStyle struct {
 	// doc's inherited tags cost ~16% of an answer and answer nothing a
 	// search asked).
 	tagFilter []string
+	// lineRunes is how much of a long hit line is shown (0: maxHitRunes),
+	// 1/before of it before the match (0: a third).
+	lineRunes, before int
 }
 
 // writeDocHits renders one doc's group: its line, then the shown lines
@@ -143,7 +147,7 @@ func (w *hitWriter) run(hits []hit, first, last int) {
 			if cb := domain.CodeBlockAt(s.CodeBlocks, line); cb >= 0 {
 				writeCodeMark(w.b, s.CodeBlocks[cb])
 			}
-			fmt.Fprintf(w.b, ": %s\n", trimAround(w.g.v.Line(content, line), h.Start, h.End))
+			fmt.Fprintf(w.b, ": %s\n", trimAroundN(w.g.v.Line(content, line), h.Start, h.End, cmp.Or(w.st.lineRunes, maxHitRunes), cmp.Or(w.st.before, 3)))
 		}
 	}
 }

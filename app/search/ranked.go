@@ -26,6 +26,12 @@ const DefaultRankedResults = 5
 // rankedLines is how many of a section's best lines are quoted.
 const rankedLines = 3
 
+// rankedHitRunes is how much of a long line a ranked hit shows, around
+// where the question's words meet (passage.Question.Window): a ranked
+// answer is read to choose what to fetch, and a paragraph on one line
+// would otherwise cost ~75 tokens a hit.
+const rankedHitRunes = 200
+
 // searchRanked answers mode "ranked": the top sections for the query's
 // words, in the shape of every search answer (writeDocHits): per doc, in
 // the order of its best section, its line with its size, then each of its
@@ -130,7 +136,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		groups[gi].sections = append(groups[gi].sections, rankedHits(s, question, groups[gi].v, p.Content))
 	}
 	var body strings.Builder
-	style := hitStyle{context: req.Context, tagFilter: req.Tags}
+	style := hitStyle{context: req.Context, tagFilter: req.Tags, lineRunes: rankedHitRunes, before: 6}
 	for _, g := range groups {
 		body.WriteString("\n")
 		writeDocHits(&body, g, style)
@@ -177,7 +183,12 @@ func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, c
 	slices.Sort(best)
 	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}}
 	for _, l := range best {
-		sh.hits = append(sh.hits, hit{Line: l})
+		h := hit{Line: l}
+		// A long line is shown around where the question's words meet.
+		if from, to, ok := q.Window(string(v.Line(content, l))); ok {
+			h.Start, h.End = from, to
+		}
+		sh.hits = append(sh.hits, h)
 	}
 	return sh
 }

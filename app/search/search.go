@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -343,38 +342,11 @@ func innermostSectionIndex(secs []domain.Section, line int) int {
 // match [start, end), marking each cut with '…'. A trailing '\r' (CRLF
 // files) is dropped.
 func trimAround(line []byte, start, end int) string {
-	line = bytes.TrimSuffix(line, []byte("\r"))
-	if utf8.RuneCount(line) <= maxHitRunes {
-		return string(line)
-	}
-	start = min(max(start, 0), len(line))
-	end = min(max(end, start), len(line))
-	// Up to a third of the window before the match, the rest after it.
-	lo := start
-	for n := 0; lo > 0 && n < maxHitRunes/3; n++ {
-		_, size := utf8.DecodeLastRune(line[:lo])
-		lo -= size
-	}
-	hi := lo
-	for n := 0; hi < len(line) && n < maxHitRunes; n++ {
-		_, size := utf8.DecodeRune(line[hi:])
-		hi += size
-	}
-	if hi == len(line) {
-		// The end of the line is in view: spend the window before the match.
-		lo = hi
-		for n := 0; lo > 0 && n < maxHitRunes; n++ {
-			_, size := utf8.DecodeLastRune(line[:lo])
-			lo -= size
-		}
-	}
-	var b strings.Builder
-	if lo > 0 {
-		b.WriteString("…")
-	}
-	b.Write(line[lo:hi])
-	if hi < len(line) {
-		b.WriteString("…")
-	}
-	return b.String()
+	return trimAroundN(line, start, end, maxHitRunes, 3)
+}
+
+// trimAroundN is trimAround showing at most maxHitRunes runes, of which up
+// to 1/before go before the match (wording.Excerpt).
+func trimAroundN(line []byte, start, end, maxHitRunes, before int) string {
+	return wording.Excerpt(line, start, end, maxHitRunes, before)
 }

@@ -451,3 +451,84 @@ func relatedTo(padded string) []string {
 	}
 	return out
 }
+
+// Window returns where in line the question's words lie closest together:
+// the byte offsets of the smallest run of words holding every distinct
+// term the line holds (ok is false when it holds none). An answer that
+// shows only part of a long line shows this part: in a paragraph written
+// on one line, the fact the question asks for is rarely at its start.
+func (q Question) Window(line string) (start, end int, ok bool) {
+	if q.Empty() {
+		return 0, 0, false
+	}
+	want := make(map[string]bool, len(q.terms))
+	for _, t := range q.terms {
+		want[t] = true
+	}
+	type word struct {
+		from, to int
+		term     string
+	}
+	var words []word
+	i := 0
+	for i < len(line) {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+			i += size
+			continue
+		}
+		j := i
+		for j < len(line) {
+			r, size := utf8.DecodeRuneInString(line[j:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+				break
+			}
+			j += size
+		}
+		for _, w := range Words(line[i:j]) {
+			s := Stem(w)
+			term := ""
+			if want[s] {
+				term = s
+			} else {
+				for _, t := range q.terms {
+					if len(t) >= 4 && strings.HasPrefix(s, t) {
+						term = t
+						break
+					}
+				}
+			}
+			if term != "" {
+				words = append(words, word{i, j, term})
+				break
+			}
+		}
+		i = j
+	}
+	if len(words) == 0 {
+		return 0, 0, false
+	}
+	distinct := map[string]int{}
+	for _, w := range words {
+		distinct[w.term] = 0
+	}
+	have, lo := 0, 0
+	bestFrom, bestTo := 0, len(words)-1
+	for hi, w := range words {
+		if distinct[w.term] == 0 {
+			have++
+		}
+		distinct[w.term]++
+		for have == len(distinct) {
+			if words[hi].to-words[lo].from < words[bestTo].to-words[bestFrom].from {
+				bestFrom, bestTo = lo, hi
+			}
+			distinct[words[lo].term]--
+			if distinct[words[lo].term] == 0 {
+				have--
+			}
+			lo++
+		}
+	}
+	return words[bestFrom].from, words[bestTo].to, true
+}
