@@ -32,8 +32,9 @@ type Token struct {
 }
 
 // ReadTokenFile reads LIBRARIAN_TOKEN_FILE: one token per line, either
-// `TOKEN` alone (named "line N") or `NAME TOKEN`; blank lines and lines
-// starting with # are skipped. A file with no token is an error.
+// `TOKEN` alone (named "line N") or `NAME TOKEN`; empty lines and lines
+// starting with # are skipped. A line of only spaces or tabs is an error
+// (a token left blank, not a separator), and so is a file with no token.
 func ReadTokenFile(path string) ([]Token, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -43,7 +44,11 @@ func ReadTokenFile(path string) ([]Token, error) {
 	var tokens []Token
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+		raw := strings.TrimRight(sc.Text(), "\r")
+		line := strings.TrimSpace(raw)
+		if line == "" && raw != "" {
+			return nil, fmt.Errorf("token file %s line %d is blank (only whitespace): a token cannot be blank; write one, or leave the line empty", path, n)
+		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}

@@ -34,6 +34,11 @@ var httpSettingSpecs = []SettingSpec{
 		Help: "serve --http: a bearer token clients must send (required on a non-loopback address)",
 		Apply: func(s *Settings, v, _ string) error {
 			s.HTTP.Token = strings.TrimSpace(v)
+			if s.HTTP.Token == "" {
+				// Taken for unset, a blank token would start the server
+				// without auth: refused, so a typo cannot open it.
+				return fmt.Errorf("the token is blank (only whitespace): set a token, or unset the variable to serve loopback without one")
+			}
 			if strings.ContainsAny(s.HTTP.Token, " \t\r\n") {
 				return fmt.Errorf("a token holds no whitespace")
 			}

@@ -21,6 +21,10 @@ func TestHTTPSettings(t *testing.T) {
 		{map[string]string{"LIBRARIAN_HTTP": "70000"}, "", "out of range"},
 		{map[string]string{"LIBRARIAN_HTTP_MAX_CALLS": "0"}, "", "LIBRARIAN_HTTP_MAX_CALLS: want a positive integer"},
 		{map[string]string{"LIBRARIAN_HTTP_MAX_SESSIONS": "many"}, "", "LIBRARIAN_HTTP_MAX_SESSIONS"},
+		// A blank token is refused, not taken for unset (which would serve
+		// loopback without auth).
+		{map[string]string{"LIBRARIAN_TOKEN": " "}, "", "LIBRARIAN_TOKEN: the token is blank"},
+		{map[string]string{"LIBRARIAN_TOKEN": "\t\n"}, "", "LIBRARIAN_TOKEN: the token is blank"},
 	} {
 		s, err := LoadSettings(func(k string) string { return c.env[k] }, nil)
 		if c.err != "" {
