@@ -1,10 +1,12 @@
 package mcpserver_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"reflect"
 	"regexp"
 	"strings"
@@ -143,4 +145,115 @@ func TestStdioErrorsNameNoGoInternals(t *testing.T) {
 			t.Errorf("an answer names Go internals: %s", reply)
 		}
 	}
+}
+
+// TestHTTPErrorsNameNoGoInternals: over HTTP, in a session and on the
+// stateless protocol, the same: each malformed message gets its plain
+// sentence and code, and no answer names a Go type or a struct field.
+func TestHTTPErrorsNameNoGoInternals(t *testing.T) {
+	f := newLibraryFactory(t)
+	endpoint, _ := startHTTP(t, f, mcpserver.HTTPOptions{})
+	session := openRawSession(t, endpoint, "")
+	for _, c := range []struct {
+		name    string
+		headers map[string]string
+	}{
+		{"session", map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-11-25"}},
+		{"stateless", map[string]string{"Mcp-Protocol-Version": "2026-07-28"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			answer := func(line string) []string {
+				headers := c.headers
+				if c.name == "stateless" {
+					line, headers = withProtocolMeta(line), standardHeaders(line, c.headers)
+				}
+				resp, body := post(t, endpoint, line, headers)
+				if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+					return []string{strings.TrimSpace(body)}
+				}
+				var out []string
+				sc := bufio.NewScanner(strings.NewReader(body))
+				sc.Buffer(nil, 1<<20)
+				for sc.Scan() {
+					if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+						out = append(out, data)
+					}
+				}
+				return out
+			}
+			for _, m := range malformedMessages {
+				replies := answer(m.line)
+				code, message, ok := replyTo(replies, idOf(m.line))
+				if !ok || code != m.code || !strings.Contains(message, m.want) {
+					t.Errorf("%s: answered %s %q, want %s %q", m.line, code, message, m.code, m.want)
+				}
+				for _, reply := range replies {
+					if goInternals.MatchString(reply) {
+						t.Errorf("%s: the answer names Go internals: %s", m.line, reply)
+					}
+				}
+			}
+			for _, line := range wrongTypedParams() {
+				for _, reply := range answer(line) {
+					if goInternals.MatchString(reply) {
+						t.Errorf("%s: the answer names Go internals: %s", line, reply)
+					}
+				}
+			}
+		})
+	}
+	if resp, body := post(t, endpoint, `[`+initialize+`]`, nil); resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "batches are not supported") {
+		t.Errorf("a batch: %d %q", resp.StatusCode, body)
+	}
+}
+
+// withProtocolMeta adds the _meta protocol version the stateless protocol
+// asks of a request's params (else the go-sdk refuses it for that first),
+// unless the params are not an object or already hold _meta.
+func withProtocolMeta(line string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(line), &m) != nil {
+		return line
+	}
+	var params map[string]json.RawMessage
+	if raw, ok := m["params"]; ok && json.Unmarshal(raw, &params) != nil {
+		return line
+	}
+	if params == nil {
+		params = map[string]json.RawMessage{}
+	}
+	if _, ok := params["_meta"]; ok {
+		return line
+	}
+	params["_meta"] = json.RawMessage(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`)
+	m["params"], _ = json.Marshal(params)
+	out, _ := json.Marshal(m)
+	return string(out)
+}
+
+// standardHeaders adds to headers the Mcp-Method and Mcp-Name headers the
+// stateless protocol asks of a request (else the go-sdk refuses it for
+// that first), where the message has them to copy.
+func standardHeaders(line string, headers map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range headers {
+		out[k] = v
+	}
+	var m struct {
+		Method any `json:"method"`
+		Params struct {
+			Name any `json:"name"`
+			URI  any `json:"uri"`
+		} `json:"params"`
+	}
+	json.Unmarshal([]byte(line), &m)
+	if method, ok := m.Method.(string); ok {
+		out["Mcp-Method"] = method
+	}
+	for _, name := range []any{m.Params.Name, m.Params.URI} {
+		if name, ok := name.(string); ok {
+			out["Mcp-Name"] = name
+		}
+	}
+	return out
 }
