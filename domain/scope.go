@@ -150,11 +150,12 @@ func libraryFolders(cat *Catalog) []string {
 // index itself). A note about a doc elsewhere costs tokens on every answer
 // and says nothing of what was asked: they are counted in one closing
 // note instead, which names the command that lists them all (check).
-// Under the whole library (root "") every note is kept.
+// Under the whole library (root "") every note is kept. At most
+// MaxScopedNotes are listed, the last one counting the rest.
 func ScopedNotes(notes []string, root string, commands Commands) []string {
 	root, err := CleanFolder(root)
 	if err != nil || root == "" || len(notes) == 0 {
-		return append([]string(nil), notes...)
+		return capNotes(append([]string(nil), notes...), commands)
 	}
 	var kept []string
 	elsewhere := 0
@@ -170,7 +171,22 @@ func ScopedNotes(notes []string, root string, commands Commands) []string {
 		kept = append(kept, fmt.Sprintf("%d %s about docs outside %s: %s lists every problem of the library",
 			elsewhere, wording.Plural(elsewhere, "note", "notes"), root+"/", commands.Check()))
 	}
-	return kept
+	return capNotes(kept, commands)
+}
+
+// MaxScopedNotes caps the catalog notes one answer carries: they ride on
+// every listing and search of their scope, and a library of 1,000 broken
+// docs would otherwise add 1,000 lines to each.
+const MaxScopedNotes = 20
+
+// capNotes keeps the first MaxScopedNotes notes and counts the rest.
+func capNotes(notes []string, commands Commands) []string {
+	if len(notes) <= MaxScopedNotes {
+		return notes
+	}
+	rest := len(notes) - MaxScopedNotes + 1
+	return append(notes[:MaxScopedNotes-1:MaxScopedNotes-1], fmt.Sprintf("%d more %s: %s lists every problem of the library",
+		rest, wording.Plural(rest, "note", "notes"), commands.Check()))
 }
 
 // noteDocPath is the library path a catalog note is about: its first

@@ -46,7 +46,7 @@ func resourceClient(t *testing.T, root string, jsonIndex bool) *mcp.ClientSessio
 	}
 	b := browse.New(lib)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test", Complete: mcpresources.LibraryCompletion(b)})
-	mcpserver.AddLibraryTools(srv, b, search.New(lib), nil)
+	mcpserver.AddLibraryTools(srv, b, search.New(lib), nil, mcpserver.Ceilings{})
 	mcpresources.AddLibraryResources(srv, b)
 	return connectClient(t, srv, "resources", "2025-11-25")
 }

@@ -126,7 +126,7 @@ func TestListDocumentsDefaultsAreTheServers(t *testing.T) {
 	cfg.MaxAnswerTokens = 1234
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
 	lib := library.New(src, goldmarkmarkdown.New(), nil, cfg)
-	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil, mcpserver.Ceilings{})
 	cs := connectClient(t, srv, "defaults-test", "")
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {

@@ -142,7 +142,7 @@ func TestAnswerCosts(t *testing.T) {
 	lib := library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
 	lib.UseIndex(ix, nil)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil, mcpserver.Ceilings{})
 	cs := connectClient(t, srv, "economy", "")
 
 	var report strings.Builder

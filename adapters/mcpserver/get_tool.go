@@ -154,7 +154,7 @@ func getDocumentsSchema(maxAnswerTokens int) *jsonschema.Schema {
 // addGetDocuments registers get_documents. It is added untyped: its
 // arguments are read by readGetDocumentsArgs, which words every mistake
 // for the agent, while the input schema describes them to clients.
-func addGetDocuments(srv *mcp.Server, lib *browse.Browser, logger *slog.Logger) {
+func addGetDocuments(srv *mcp.Server, lib *browse.Browser, logger *slog.Logger, ceil Ceilings) {
 	defaultMax := lib.Config().MaxAnswerTokens
 	srv.AddTool(&mcp.Tool{
 		Name:        "get_documents",
@@ -175,6 +175,8 @@ func addGetDocuments(srv *mcp.Server, lib *browse.Browser, logger *slog.Logger) 
 		if err != nil {
 			return fail(err)
 		}
+		var note string
+		in.MaxTokens, note = under(in.MaxTokens, ceil.AnswerTokens, "max_tokens", "LIBRARIAN_HTTP_MAX_ANSWER_TOKENS")
 		ans, err := lib.GetDocuments(ctx, browse.GetRequest{
 			Select:        selectors,
 			IncludeImages: in.IncludeImages,
@@ -184,7 +186,7 @@ func addGetDocuments(srv *mcp.Server, lib *browse.Browser, logger *slog.Logger) 
 		if err != nil {
 			return fail(err)
 		}
-		return answerResult(ans), nil
+		return withNote(answerResult(ans), note), nil
 	})
 }
 

@@ -29,6 +29,12 @@ const getLibRoot = "../../app/testdata/get/lib"
 // client's default).
 func connectGet(t *testing.T, cfg library.Config, protocolVersion string) *mcp.ClientSession {
 	t.Helper()
+	return connectGetWithin(t, cfg, protocolVersion, mcpserver.Ceilings{})
+}
+
+// connectGetWithin is connectGet with the answers bounded by ceil.
+func connectGetWithin(t *testing.T, cfg library.Config, protocolVersion string, ceil mcpserver.Ceilings) *mcp.ClientSession {
+	t.Helper()
 	src, err := jsonindex.New(getLibRoot, "index.json")
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +47,7 @@ func connectGet(t *testing.T, cfg library.Config, protocolVersion string) *mcp.C
 	t.Cleanup(func() { images.Close() })
 	lib := library.New(src, goldmarkmarkdown.New(), images, cfg)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil, ceil)
 
 	return connectClient(t, srv, "get-test", protocolVersion)
 }

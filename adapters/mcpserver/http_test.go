@@ -86,7 +86,7 @@ func newLibraryFactory(t *testing.T) *libraryFactory {
 func (f *libraryFactory) newServer() *mcp.Server {
 	f.built.Add(1)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, browse.New(f.lib), search.New(f.lib), nil)
+	mcpserver.AddLibraryTools(srv, browse.New(f.lib), search.New(f.lib), nil, mcpserver.Ceilings{})
 	mcp.AddTool(srv, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		f.started <- struct{}{}
 		select {

@@ -26,8 +26,9 @@ type listDocumentsArgs struct {
 const listDocumentsDescription = "Browse folders and docs (~tokens, summary, tags) with section outlines; " +
 	"past max_tokens, left-out folders are named."
 
-// AddLibraryTools registers the `library` tool set.
-func AddLibraryTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searcher, logger *slog.Logger) {
+// AddLibraryTools registers the `library` tool set, its answers bounded by
+// ceil (Ceilings{}: by what each call asks).
+func AddLibraryTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searcher, logger *slog.Logger, ceil Ceilings) {
 	listSchema := schemaFor[listDocumentsArgs](map[string]any{
 		"root": ".", "line_bounds": false, "tags": []string{}, "depth": -1, "max_tokens": lib.Config().MaxAnswerTokens,
 	})
@@ -42,14 +43,19 @@ func AddLibraryTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Sear
 			SectionDepth: in.SectionDepth,
 			MaxTokens:    in.MaxTokens,
 		}
+		var note string
+		if ceil.AnswerTokens > 0 && (in.MaxTokens == nil || *in.MaxTokens >= 0) {
+			budget, n := under(derefOr(in.MaxTokens, lib.Config().MaxAnswerTokens), ceil.AnswerTokens, "max_tokens", "LIBRARIAN_HTTP_MAX_ANSWER_TOKENS")
+			req.MaxTokens, note = &budget, n
+		}
 		out, err := lib.ListDocuments(ctx, req)
 		if err != nil {
 			return nil, toolError(logger, "list_documents", err)
 		}
-		return text(out), nil
+		return withNote(text(out), note), nil
 	})
-	addSearchTools(srv, lib, searcher, logger)
-	addGetDocuments(srv, lib, logger)
+	addSearchTools(srv, lib, searcher, logger, ceil)
+	addGetDocuments(srv, lib, logger, ceil)
 }
 
 func derefOr(p *int, def int) int {

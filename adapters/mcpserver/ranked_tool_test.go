@@ -37,7 +37,7 @@ func TestRankedSearchReportsTheFirstBuild(t *testing.T) {
 	lib := library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
 	lib.UseIndex(ix, nil)
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil, mcpserver.Ceilings{})
 
 	ctx := context.Background()
 	serverSide, clientSide := mcp.NewInMemoryTransports()

@@ -66,7 +66,7 @@ func TestSearchStopsWhenTheSessionEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil, mcpserver.Ceilings{})
 
 	// ~8 µs a byte for RE2, no literal to prefilter with: over a minute on
 	// 8 MB, whatever the machine.

@@ -39,7 +39,7 @@ type listTagsArgs struct {
 const listTagsDescription = "Tags under root, most used first, with counts."
 
 // addSearchTools registers search_documents and list_tags.
-func addSearchTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searcher, logger *slog.Logger) {
+func addSearchTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searcher, logger *slog.Logger, ceil Ceilings) {
 	searchSchema := schemaFor[searchDocumentsArgs](map[string]any{
 		"mode": search.SearchString, "case_sensitive": false, "root": ".", "tags": []string{}, "depth": -1,
 		"context": 0, "whole_word": false,
@@ -69,11 +69,15 @@ func addSearchTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searc
 			WholeWord:     in.WholeWord,
 			Progress:      indexProgress(ctx, call),
 		}
+		var note string
+		if req.MaxResults >= 0 {
+			req.MaxResults, note = under(req.MaxResults, ceil.Results, "max_results", "LIBRARIAN_HTTP_MAX_RESULTS")
+		}
 		out, err := searcher.SearchDocuments(ctx, req)
 		if err != nil {
 			return nil, toolError(logger, "search_documents", err)
 		}
-		return text(out), nil
+		return withNote(text(out), note), nil
 	})
 
 	addTool(srv, &mcp.Tool{

@@ -48,7 +48,7 @@ func connectSearch(t *testing.T, protocolVersion string) *mcp.ClientSession {
 	t.Cleanup(func() { src.Close() })
 	lib := library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
 	srv := mcpserver.NewServer(mcpserver.Options{Name: "librarian", Version: "test"})
-	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil)
+	mcpserver.AddLibraryTools(srv, browse.New(lib), search.New(lib), nil, mcpserver.Ceilings{})
 
 	return connectClient(t, srv, "search-test", protocolVersion)
 }

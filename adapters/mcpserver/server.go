@@ -9,9 +9,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -188,7 +191,21 @@ func toolError(logger *slog.Logger, tool string, err error) error {
 	if logger != nil {
 		logger.Error("tool failed", "tool", tool, "err", err)
 	}
-	return fmt.Errorf("%s failed: %v", tool, err)
+	return fmt.Errorf("%s failed: %s", tool, publicReason(err))
+}
+
+// publicReason is what an answer says of an unexpected error. Its text
+// may name what only the server should know: an index file's absolute
+// path, a database's user, name, host and port, a driver's wording. The
+// log (stderr) has it whole; the caller, who may be any token holder of a
+// shared server, learns what failed and what to do.
+func publicReason(err error) string {
+	var netErr net.Error
+	if errors.As(err, &netErr) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+		return "the index database did not answer; try again in a moment (the server's log has the detail)"
+	}
+	return "an unexpected error on the server (its log has the detail); the call changed nothing: send it again, and if it fails again tell the server's operator"
 }
 
 func firstNonEmpty(a, b string) string {

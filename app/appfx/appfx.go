@@ -256,11 +256,12 @@ type serverDeps struct {
 }
 
 // newMCPServer is the stdio server: one session, the process's engine state.
-func newMCPServer(d serverDeps) *mcp.Server { return buildServer(d, d.Engine) }
+func newMCPServer(d serverDeps) *mcp.Server { return buildServer(d, d.Engine, mcpserver.Ceilings{}) }
 
 // buildServer registers the configured tool sets, the engine tools over
-// engine (whose session id and discuss threads are the session's state).
-func buildServer(d serverDeps, eng *engine.Engine) *mcp.Server {
+// engine (whose session id and discuss threads are the session's state),
+// the library tools' answers bounded by ceil.
+func buildServer(d serverDeps, eng *engine.Engine, ceil mcpserver.Ceilings) *mcp.Server {
 	s := d.Settings
 	opts := mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger,
 		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"),
@@ -280,7 +281,7 @@ func buildServer(d serverDeps, eng *engine.Engine) *mcp.Server {
 		}
 	}
 	if d.Settings.HasTools("library") {
-		mcpserver.AddLibraryTools(srv, d.Browse, d.Search, d.Logger)
+		mcpserver.AddLibraryTools(srv, d.Browse, d.Search, d.Logger, ceil)
 	}
 	if d.Settings.HasTools("librarian-ts") {
 		mcpserver.AddTSTools(srv, d.TS, d.Logger)

@@ -55,10 +55,11 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 	} else {
 		mounts = append(mounts, mcpserver.Mount{Prefix: engineapi.Prefix, Handler: d.EngineAPI})
 	}
+	ceil := mcpserver.HTTPCeilings(mcpserver.Ceilings{AnswerTokens: s.HTTP.MaxAnswerTokens, Results: s.HTTP.MaxResults})
 	return mcpserver.NewHTTPServer(mcpserver.HTTPOptions{
 		Addr: s.HTTP.Addr,
 		NewServer: func() *mcp.Server {
-			return buildServer(sessionDeps, engine.New(d.Server.Port, cfg))
+			return buildServer(sessionDeps, engine.New(d.Server.Port, cfg), ceil)
 		},
 		Tokens:         tokens,
 		AllowedOrigins: s.HTTP.AllowedOrigins,

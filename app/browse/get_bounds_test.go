@@ -11,6 +11,7 @@ import (
 	"github.com/librarian/librarian/adapters/jsonindex"
 	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/domain/answer"
 )
 
 // longLineLibrary holds one.md, one line of n characters, and two.md, that
@@ -50,9 +51,10 @@ func TestGetDocumentsCutsALineOverTheBudget(t *testing.T) {
 		t.Errorf("the fuzz checker refuses the answer: %v", err)
 	}
 	got := ans.String()
-	want := "=== one (one.md) · L1 ===\n" + strings.Repeat("a", 372) + "\n" + // 400 bytes (100 tokens) with the header
-
-		"[L1 cut after 372 of its 1000000 bytes: the line alone is over max_tokens=100; to read it whole, ask for lines [1, 1] with max_tokens of at least 250007, or 0 (no limit)]\n" +
+	// The marker and the Left out block count against the budget too
+	// (issue 20), so what is kept of the line is the least a cut keeps.
+	want := "=== one (one.md) · L1 ===\n" + strings.Repeat("a", answer.MinLineCut) + "\n" +
+		"[L1 cut after 200 of its 1000000 bytes: the line alone is over max_tokens=100; to read it whole, ask for lines [1, 1] with max_tokens of at least 250007, or 0 (no limit)]\n" +
 		"\nLeft out (over max_tokens=100; ~"
 	if !strings.HasPrefix(got, want) {
 		t.Fatalf("got\n%.1200s\nwant it to start\n%s", got, want)

@@ -180,8 +180,11 @@ func chunkTokens(ans answer.Answer) int {
 	for _, p := range ans.Parts {
 		b.WriteString(p.Text)
 	}
-	chunk, _, _ := strings.Cut(b.String(), "\n\nLeft out (")
-	return domain.EstimateTokens(int64(len(chunk) + 1))
+	chunk, _, cut := strings.Cut(b.String(), "\n\nLeft out (")
+	if cut {
+		chunk += "\n" // the chunk's own last newline, which Cut took
+	}
+	return domain.EstimateTokens(int64(len(chunk)))
 }
 
 // restSelectorRE finds the rest of a cut chunk in a Left out block.

@@ -88,8 +88,11 @@ func (l *Browser) ListDocuments(ctx context.Context, req ListRequest) (string, e
 		docsInDepth += len(f.Own)
 	}
 	// A cut listing ends with its Left out block: keep room for it (up to
-	// 30 folders), so the whole answer stays within the budget.
-	reserve := min(budget*4/10, listCutBytes)
+	// 30 folders), and for the Notes block, so the whole answer stays
+	// within the budget. Notes of docs read here are counted as they come.
+	var notesBlock strings.Builder
+	wording.WriteNotes(&notesBlock, notes)
+	reserve := min(budget*4/10, listCutBytes) + notesBlock.Len()
 	fits := func(more int) bool { return budget == 0 || (used+more+reserve+3)/4 <= budget }
 	items := tree.Priority()
 	cut := false
@@ -133,7 +136,7 @@ func (l *Browser) ListDocuments(ctx context.Context, req ListRequest) (string, e
 			}
 			room := 0
 			if budget > 0 {
-				room = budget*4 - used - block.Len()
+				room = budget*4 - used - reserve - block.Len()
 			}
 			switch {
 			case docErr != nil:
@@ -153,8 +156,10 @@ func (l *Browser) ListDocuments(ctx context.Context, req ListRequest) (string, e
 			}
 			if docErr != nil {
 				notes = append(notes, library.OpenNote(d, docErr))
+				used += len(notes[len(notes)-1]) + 3 // "- " and "\n"
 			} else if outline && parsed[n].Structure.Simplified != "" {
 				notes = append(notes, simplifiedNote(d, parsed[n].Structure.Simplified))
+				used += len(notes[len(notes)-1]) + 3
 			}
 			docText[it.Doc] = block.String()
 			used += block.Len()

@@ -24,6 +24,11 @@ type HTTPSettings struct {
 	MaxConnections      int           // LIBRARIAN_HTTP_MAX_CONNECTIONS; 0 = the server's default
 	BodyTimeout         time.Duration // LIBRARIAN_HTTP_BODY_TIMEOUT; 0 = the server's default
 	WriteTimeout        time.Duration // LIBRARIAN_HTTP_WRITE_TIMEOUT; 0 = the server's default
+	// MaxAnswerTokens and MaxResults are the ceilings of one answer's
+	// max_tokens and max_results (LIBRARIAN_HTTP_MAX_ANSWER_TOKENS,
+	// LIBRARIAN_HTTP_MAX_RESULTS); 0 = the server's default.
+	MaxAnswerTokens int
+	MaxResults      int
 }
 
 // DefaultHTTPAddr is where `--http` listens when given no address.
@@ -81,6 +86,12 @@ var httpSettingSpecs = []SettingSpec{
 	{Key: "LIBRARIAN_HTTP_WRITE_TIMEOUT", Env: []string{"LIBRARIAN_HTTP_WRITE_TIMEOUT"}, Value: "DURATION", Default: "30s",
 		Help:  "serve --http: a client must take each write of an answer (or stream event) within this long, else its connection is cut",
 		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.WriteTimeout, err = positiveDuration(v); return err }},
+	{Key: "LIBRARIAN_HTTP_MAX_ANSWER_TOKENS", Env: []string{"LIBRARIAN_HTTP_MAX_ANSWER_TOKENS"}, Value: "N", Default: "100000",
+		Help:  "serve --http: the most tokens one list_documents or get_documents answer holds, whatever max_tokens asks (0 included), with a note when it caps",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxAnswerTokens, err = positive(v); return err }},
+	{Key: "LIBRARIAN_HTTP_MAX_RESULTS", Env: []string{"LIBRARIAN_HTTP_MAX_RESULTS"}, Value: "N", Default: "1000",
+		Help:  "serve --http: the most hit lines (ranked: sections) one search_documents answer holds, whatever max_results asks (0 included)",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxResults, err = positive(v); return err }},
 }
 
 func positiveDuration(v string) (time.Duration, error) {

@@ -36,6 +36,7 @@ import (
 
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // ListRequest is listDocuments' arguments.
@@ -84,10 +85,16 @@ const (
 	tsNoTags      = "No tags found."
 )
 
-// tsDocNotFoundError is getDocument's "Document not found: <path as given>".
+// tsDocNotFoundError is getDocument's "Document not found: <path as given>":
+// as the original worded it for any path it could be sent, but a path
+// longer than wording.MaxQuoted characters, or holding control characters
+// (a NUL, a line break), is escaped and cut (wording.QuoteInput), where the
+// original echoed 70,000 characters back, NUL bytes included.
 type tsDocNotFoundError struct{ path string }
 
-func (e *tsDocNotFoundError) Error() string        { return "Document not found: " + e.path }
+func (e *tsDocNotFoundError) Error() string {
+	return "Document not found: " + wording.QuoteInput(e.path, 0)
+}
 func (e *tsDocNotFoundError) Is(target error) bool { return target == domain.ErrNotFound }
 
 // tsDoc is a document as the original showed it: its path with a leading

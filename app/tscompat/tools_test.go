@@ -296,6 +296,14 @@ func TestTSGetDocument(t *testing.T) {
 			t.Errorf("TSGetDocument(%q): err = %q, want %q", p, got, want)
 		}
 	}
+	// Issue 20: a 70,000-character path came back whole, NUL bytes
+	// included; it is escaped and cut, with its size.
+	long := strings.Repeat("ab/\x00x", 14_000)
+	_, err := lib.GetDocument(ctx, long)
+	want = "Document not found: " + strings.Repeat(`ab/\x00x`, 20) + "… (70000 bytes in all)"
+	if err == nil || err.Error() != want {
+		t.Errorf("TSGetDocument(70,000 characters): err = %.300v, want %q", err, want)
+	}
 }
 
 func TestTSGetDocuments(t *testing.T) {

@@ -171,8 +171,12 @@ func TestPostgresFaults(t *testing.T) {
 	}
 	t.Logf("after the cut: %d failed call(s) %q, then answers again", len(failures), failures)
 	for _, f := range failures {
-		if !strings.Contains(f, "postgres") {
+		if !strings.Contains(f, "get_documents failed: ") || !strings.Contains(f, "the server's log has the detail") {
 			t.Errorf("a call lost with its connection fails without saying why: %q", f)
+		}
+		// Issue 20: no database user, name, host or port in an answer.
+		if host := u.Hostname(); strings.Contains(f, "user=") || strings.Contains(f, host) || strings.Contains(f, u.Port()) {
+			t.Errorf("a failed call shows the database's connection details: %q", f)
 		}
 	}
 

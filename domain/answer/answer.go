@@ -10,10 +10,10 @@ package answer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
-	"github.com/librarian/librarian/domain/wording"
 )
 
 // Answer is get_documents' answer: text and images in document order.
@@ -88,13 +88,71 @@ type Call struct {
 // else left out whole; every later chunk with new lines is left out), then
 // the Notes, Overlaps and Left out blocks, and images past the answer's
 // image limit turned into placeholders.
+//
+// The blocks after the chunks count against the budget too. When chunks
+// and blocks together are over it, the chunks are rendered again with the
+// blocks' size taken off the budget first (the blocks change with what is
+// left out, so a few rounds, each narrowing the chunks' share), and blocks
+// longer than half the budget list fewer lines (TailLimits.shrink). Only
+// an answer that returns nothing else may go over, by its bounded blocks:
+// an agent must always learn why it got nothing.
 func Render(c Call) Answer {
-	r := &renderer{call: c, budget: Budget{Max: c.Budget}, notes: c.Notes,
-		sent: map[string]map[string]int{}, rendered: map[*Chunk]*renderedChunk{}}
-	r.renderChunks()
-	ans := capImages(r.answer(), MaxAnswerImageBytes)
+	saved := saveChunkStates(c.Chunks)
+	lim := DefaultTailLimits
+	share := c.Budget // the chunks' share of the budget
+	var r *renderer
+	for round := 0; ; round++ {
+		r = &renderer{call: c, budget: Budget{Max: share}, notes: c.Notes,
+			sent: map[string]map[string]int{}, rendered: map[*Chunk]*renderedChunk{}}
+		r.renderChunks()
+		if c.Budget <= 0 || round == maxBudgetRounds {
+			break
+		}
+		tail := r.tailTokens(lim)
+		for tail*2 > c.Budget {
+			smaller, ok := lim.shrink()
+			if !ok {
+				break
+			}
+			lim = smaller
+			tail = r.tailTokens(lim)
+		}
+		over := r.budget.Used + tail - c.Budget
+		if over <= 0 || share <= 1 {
+			break
+		}
+		share = max(min(share-over, c.Budget-tail), 1)
+		restoreChunkStates(c.Chunks, saved)
+	}
+	ans := capImages(r.answer(c.Budget, lim), MaxAnswerImageBytes)
 	ans.Unmatched = UnmatchedSelectors(c.Selectors, c.Chunks)
 	return ans
+}
+
+// maxBudgetRounds bounds Render's re-renderings: each takes the blocks'
+// size off the chunks' share, and the blocks are capped, so the share
+// settles in one or two.
+const maxBudgetRounds = 4
+
+// chunkState is what rendering changes on a chunk, to undo it.
+type chunkState struct {
+	state       ChunkState
+	tokens      int
+	cutTo, clip int
+}
+
+func saveChunkStates(chunks []*Chunk) []chunkState {
+	s := make([]chunkState, len(chunks))
+	for i, c := range chunks {
+		s[i] = chunkState{c.State, c.Tokens, c.CutTo, c.Clip}
+	}
+	return s
+}
+
+func restoreChunkStates(chunks []*Chunk, s []chunkState) {
+	for i, c := range chunks {
+		c.State, c.Tokens, c.CutTo, c.Clip = s[i].state, s[i].tokens, s[i].cutTo, s[i].clip
+	}
 }
 
 // renderer is the state of one answer's rendering.
@@ -178,9 +236,22 @@ func (r *renderer) cutToFit(ci int, c *Chunk, rc *renderedChunk) (*renderedChunk
 	return part, cut.To
 }
 
+// tailText is the Notes, Overlaps and Left out blocks as they stand, for
+// an answer whose budget is budget.
+func (r *renderer) tailText(budget int, lim TailLimits) string {
+	var tail strings.Builder
+	writeTail(&tail, slices.Clone(r.notes), r.call.Chunks, budget, r.budget.Used, lim)
+	return tail.String()
+}
+
+// tailTokens is what the blocks after the chunks cost.
+func (r *renderer) tailTokens(lim TailLimits) int {
+	return domain.EstimateTokens(int64(len(r.tailText(r.call.Budget, lim))))
+}
+
 // answer assembles the kept chunks, separated by blank lines, then the
-// Notes, Overlaps and Left out blocks.
-func (r *renderer) answer() Answer {
+// Notes, Overlaps and Left out blocks (the call's budget named in it).
+func (r *renderer) answer(budget int, lim TailLimits) Answer {
 	var w partWriter
 	wrote := false
 	for _, c := range r.call.Chunks {
@@ -198,13 +269,7 @@ func (r *renderer) answer() Answer {
 	if !wrote {
 		w.line(NothingReturned)
 	}
-	// Notes, then the overlap notice (seed 000: "at the end"), then what the
-	// budget left out, which the agent sends next.
-	var tail strings.Builder
-	wording.WriteNotes(&tail, domain.NoteTexts(r.notes))
-	WriteOverlaps(&tail, r.call.Chunks)
-	WriteLeftOut(&tail, r.call.Chunks, r.budget.Max, r.budget.Used)
-	w.buf.WriteString(tail.String())
+	w.buf.WriteString(r.tailText(budget, lim))
 	w.flush()
 	return Answer{Parts: w.parts}
 }

@@ -1,6 +1,9 @@
 package answer
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // Budget is a get_documents call's token budget as it stands: Max (0: no
 // budget), the tokens the kept chunks Used, and whether any chunk is kept
@@ -116,6 +119,9 @@ func PlanCut(c *Chunk, self int, b Budget, fullBytes int, marks []LineMark) Cut 
 		if cost > allow {
 			continue // a fence repair may make a cut dearer than a later one
 		}
+		if endsOnBareHeading(c, headings, firstOwn, m.Line) {
+			continue // a heading without a line of its body tells nothing
+		}
 		best = m.Line
 		if headings[m.Line+1] && 4*cost >= 3*allow {
 			atHeading = m.Line
@@ -136,6 +142,21 @@ func PlanCut(c *Chunk, self int, b Budget, fullBytes int, marks []LineMark) Cut 
 	default:
 		return cutInLine(c, smallest, smallestCost, allow)
 	}
+}
+
+// endsOnBareHeading reports that a cut after line to would end with a
+// section heading and only blank lines after it: the cut is better made
+// before the heading, where the Left out selector then starts.
+func endsOnBareHeading(c *Chunk, headings map[int]bool, from, to int) bool {
+	for k := to; k >= from; k-- {
+		if headings[k] {
+			return true
+		}
+		if len(bytes.TrimSpace(c.Doc.Line(k))) > 0 {
+			return false
+		}
+	}
+	return false
 }
 
 // cutInLine keeps lines up to to of chunk c, whose rendering up to there

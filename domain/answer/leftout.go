@@ -27,6 +27,12 @@ const maxLeftItems = 100
 // carries the settings it was asked with where they differ from the tool's
 // defaults.
 func WriteLeftOut(b *strings.Builder, chunks []*Chunk, budget, used int) {
+	writeLeftOut(b, chunks, budget, used, maxLeftItems, true)
+}
+
+// writeLeftOut is WriteLeftOut listing at most limit selectors, and the
+// "As one select list" line only when oneList.
+func writeLeftOut(b *strings.Builder, chunks []*Chunk, budget, used, limit int, oneList bool) {
 	var items []leftItem
 	total, count := 0, 0
 	for ci := 0; ci < len(chunks); ci++ {
@@ -107,14 +113,14 @@ func WriteLeftOut(b *strings.Builder, chunks []*Chunk, budget, used int) {
 		budget, used, count, wording.Plural(count, "chunk", "chunks"), total)
 	var all []string
 	for i, it := range items {
-		if i == maxLeftItems {
-			fmt.Fprintf(b, "- ... and %d more: narrow the selectors or raise max_tokens\n", len(items)-maxLeftItems)
+		if i == limit {
+			fmt.Fprintf(b, "- ... and %d more: narrow the selectors or raise max_tokens\n", len(items)-limit)
 			break
 		}
 		fmt.Fprintf(b, "- %s (~%d tokens)%s\n", it.sel.JSON(), it.tokens, it.why)
 		all = append(all, it.sel.JSON())
 	}
-	if len(items) > 1 && len(items) <= maxLeftItems {
+	if oneList && len(items) > 1 && len(items) <= limit {
 		fmt.Fprintf(b, "As one select list: [%s]\n", strings.Join(all, ", "))
 	}
 }

@@ -13,9 +13,26 @@ import (
 //   - select[1] (auth § login-flow, L5–13) overlaps select[0] (auth, whole doc): L5–13 already returned in select[0]'s chunk.
 //
 // When the two asked for different code or image settings and the lines
-// hold code blocks or image stubs, it says how they were returned.
+// hold code blocks or image stubs, it says how they were returned. Later
+// chunks that overlap the same earlier one in the same way share one line
+// (overlapLines); the block is capped at DefaultTailLimits.Overlaps lines.
 func WriteOverlaps(b *strings.Builder, chunks []*Chunk) {
-	var lines []string
+	writeCapped(b, "\nOverlaps:\n", overlapLines(chunks), DefaultTailLimits.Overlaps, func(n int) string {
+		return fmt.Sprintf("... and %d more %s: the lines each asked for are in the answer once", n, wording.Plural(n, "overlap", "overlaps"))
+	})
+}
+
+// overlapLines are the Overlaps block's lines: one per earlier chunk a
+// later one overlaps, in select order, where the later chunks that ask for
+// the same lines with the same settings (the same doc id sent 1,000 times)
+// share the first one's line, which names them all.
+func overlapLines(chunks []*Chunk) []string {
+	type group struct {
+		sels       []int
+		desc, rest string
+	}
+	var groups []*group
+	byKey := map[string]*group{}
 	for ci, c := range chunks {
 		if c.State != Kept && c.State != Covered {
 			continue
@@ -46,19 +63,30 @@ func WriteOverlaps(b *strings.Builder, chunks []*Chunk) {
 			for _, s := range ranges[o] {
 				spans = append(spans, wording.LineSpan(s.From, s.To))
 			}
-			lines = append(lines, fmt.Sprintf("select[%d] (%s) overlaps select[%d] (%s): %s already returned in select[%d]'s chunk%s",
-				c.Sel, c.Describe(), owner.Sel, owner.Describe(), strings.Join(spans, ", "), owner.Sel, settingsDiff(owner, c, ranges[o])))
+			desc := c.Describe()
+			rest := fmt.Sprintf("select[%d] (%s): %s already returned in select[%d]'s chunk%s",
+				owner.Sel, owner.Describe(), strings.Join(spans, ", "), owner.Sel, settingsDiff(owner, c, ranges[o]))
+			key := desc + "\x00" + rest
+			if g := byKey[key]; g != nil {
+				if g.sels[len(g.sels)-1] != c.Sel {
+					g.sels = append(g.sels, c.Sel)
+				}
+				continue
+			}
+			g := &group{sels: []int{c.Sel}, desc: desc, rest: rest}
+			byKey[key] = g
+			groups = append(groups, g)
 		}
 	}
-	if len(lines) == 0 {
-		return
+	lines := make([]string, 0, len(groups))
+	for _, g := range groups {
+		if len(g.sels) == 1 {
+			lines = append(lines, fmt.Sprintf("select[%d] (%s) overlaps %s", g.sels[0], g.desc, g.rest))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s, each (%s), overlap %s", SelectList(g.sels), g.desc, g.rest))
 	}
-	b.WriteString("\nOverlaps:\n")
-	for _, l := range lines {
-		b.WriteString("- ")
-		b.WriteString(l)
-		b.WriteString("\n")
-	}
+	return lines
 }
 
 // settingsDiff says how overlapping lines were returned when the earlier

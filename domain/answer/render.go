@@ -169,6 +169,6 @@ func (g *renderer) clipped(w *partWriter, c *Chunk, k int) bool {
 	}
 	line := c.Doc.Line(k)
 	w.lineBytes(line[:c.Clip])
-	w.line(LineCut(k, c.Clip, len(line), g.budget.Max, LinesTokens(c.Doc, k, k)))
+	w.line(LineCut(k, c.Clip, len(line), g.call.Budget, LinesTokens(c.Doc, k, k)))
 	return true
 }
