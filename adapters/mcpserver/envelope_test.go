@@ -39,6 +39,7 @@ var malformedMessages = []struct {
 	{`{"jsonrpc":"2.0","id":17,"method":"completion/complete","params":{"ref":5}}`, "-32602", "params.ref must be an object"},
 	{`{"jsonrpc":"2.0","id":18,"error":{"code":"x","message":1}}`, "-32600", "'error' must be an object with an integer 'code' and a string 'message'"},
 	{`{"jsonrpc":"1.0","id":19,"method":"ping"}`, "-32600", `"jsonrpc" must be "2.0"`},
+	{`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`, "-32600", "the request id is a number too large"},
 }
 
 // serverMethods are the methods an MCP client may send a server, with the
@@ -85,8 +86,10 @@ func wrongTypedParams() []string {
 	return lines
 }
 
-// replyTo finds the reply with id among JSON-RPC lines.
-func replyTo(lines []string, id string) (code, message string, ok bool) {
+// replyTo finds the error reply with id among JSON-RPC lines: the one
+// whose message holds want if there is one (several replies have a null
+// id), else the first.
+func replyTo(lines []string, id, want string) (code, message string, ok bool) {
 	for _, line := range lines {
 		var r struct {
 			ID    json.RawMessage `json:"id"`
@@ -95,11 +98,17 @@ func replyTo(lines []string, id string) (code, message string, ok bool) {
 				Message string `json:"message"`
 			} `json:"error"`
 		}
-		if json.Unmarshal([]byte(line), &r) == nil && string(r.ID) == id && r.Error != nil {
+		if json.Unmarshal([]byte(line), &r) != nil || string(r.ID) != id || r.Error == nil {
+			continue
+		}
+		if strings.Contains(r.Error.Message, want) {
 			return fmt.Sprint(r.Error.Code), r.Error.Message, true
 		}
+		if !ok {
+			code, message, ok = fmt.Sprint(r.Error.Code), r.Error.Message, true
+		}
 	}
-	return "", "", false
+	return code, message, ok
 }
 
 func idOf(line string) string {
@@ -107,7 +116,7 @@ func idOf(line string) string {
 		ID json.RawMessage `json:"id"`
 	}
 	json.Unmarshal([]byte(line), &m)
-	if m.ID == nil || m.ID[0] == '{' || string(m.ID) == "true" {
+	if m.ID == nil || m.ID[0] == '{' || string(m.ID) == "true" || string(m.ID) == "1e400" {
 		return "null"
 	}
 	return string(m.ID)
@@ -135,7 +144,7 @@ func TestStdioErrorsNameNoGoInternals(t *testing.T) {
 	}
 	replies := strings.Split(strings.TrimSpace(out.String()), "\n")
 	for _, m := range malformedMessages {
-		code, message, ok := replyTo(replies, idOf(m.line))
+		code, message, ok := replyTo(replies, idOf(m.line), m.want)
 		if !ok || code != m.code || !strings.Contains(message, m.want) {
 			t.Errorf("%s: answered %s %q, want %s %q", m.line, code, message, m.code, m.want)
 		}
@@ -183,7 +192,7 @@ func TestHTTPErrorsNameNoGoInternals(t *testing.T) {
 			}
 			for _, m := range malformedMessages {
 				replies := answer(m.line)
-				code, message, ok := replyTo(replies, idOf(m.line))
+				code, message, ok := replyTo(replies, idOf(m.line), m.want)
 				if !ok || code != m.code || !strings.Contains(message, m.want) {
 					t.Errorf("%s: answered %s %q, want %s %q", m.line, code, message, m.code, m.want)
 				}
