@@ -11,6 +11,7 @@
 //	app/tscompat   the drop-in librarian-ts tools, byte for byte
 //	app/engine     brief, locate, ask, discuss, depends, status, tell, gap,
 //	               guide, the session log, gaps and eval, over a retrieval engine
+//	app/localindex the local index files: listed, pruned (index --list, --prune)
 //	app/config     the settings: every flag and environment variable, validated
 //	app/appfx      the composition root (fx modules)
 //

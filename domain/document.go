@@ -114,6 +114,10 @@ var (
 	ErrInvalidArgument = errors.New("invalid argument")
 )
 
+// ErrOutsideRoot: a file that resolves outside the library root, by '..'
+// or by a symlink. It is a refusal: errors.Is(err, ErrRefused) holds too.
+var ErrOutsideRoot = fmt.Errorf("%w: outside the library root", ErrRefused)
+
 // Problem is one validation problem of an index file, tied to its entry.
 // Where is e.g. "documents[3] (id 'dots')", or "index.json:4:7" for syntax.
 type Problem struct {

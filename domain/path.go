@@ -74,3 +74,30 @@ func DepthBelow(p, dir string) int {
 	}
 	return strings.Count(rel, "/") + 1
 }
+
+// DocStem returns a markdown file's name without its extension, ".md" or
+// ".markdown" in any case ("README.MD" gives "README", "guide.Markdown"
+// "guide"); ok is false for any other name. The frontmatter convention's
+// docs are such files, and their ids these stems.
+func DocStem(name string) (stem string, ok bool) {
+	for _, ext := range []string{".md", ".markdown"} {
+		if len(name) > len(ext) && strings.EqualFold(name[len(name)-len(ext):], ext) {
+			return name[:len(name)-len(ext)], true
+		}
+	}
+	return "", false
+}
+
+// IsFolderIndexName reports whether a file of this name describes its
+// folder: "index" and a markdown extension (index.md, index.MD,
+// index.markdown).
+func IsFolderIndexName(name string) bool {
+	stem, ok := DocStem(name)
+	return ok && stem == "index"
+}
+
+// IsFolderIndex reports whether p is folder dir's own index file ("" is
+// the root).
+func IsFolderIndex(p, dir string) bool {
+	return FolderOf(p) == dir && IsFolderIndexName(path.Base(p))
+}

@@ -113,3 +113,34 @@ func TestIndexErrorListsEveryProblem(t *testing.T) {
 		t.Error("no problems should give no error")
 	}
 }
+
+func TestDocStemAndFolderIndex(t *testing.T) {
+	for name, want := range map[string]string{
+		"a.md": "a", "README.MD": "README", "x.Md": "x", "guide.markdown": "guide", "g.Markdown": "g",
+		"index.MARKDOWN": "index", "a.b.md": "a.b",
+		".md": "", "a.mdx": "", "a.mkd": "", "a.md.txt": "", "a": "", ".markdown": "",
+	} {
+		stem, ok := DocStem(name)
+		if stem != want || ok != (want != "") {
+			t.Errorf("DocStem(%q) = %q, %v; want %q", name, stem, ok, want)
+		}
+	}
+	for _, tc := range []struct {
+		p, dir string
+		want   bool
+	}{
+		{"index.md", "", true}, {"index.MD", "", true}, {"ops/index.markdown", "ops", true},
+		{"ops/index.md", "", false}, {"ops/Index.md", "ops", false}, {"ops/index.txt", "ops", false},
+		{"ops/sub/index.md", "ops", false}, {"opsx/index.md", "ops", false},
+	} {
+		if got := IsFolderIndex(tc.p, tc.dir); got != tc.want {
+			t.Errorf("IsFolderIndex(%q, %q) = %v, want %v", tc.p, tc.dir, got, tc.want)
+		}
+	}
+	// A folder's own index is in scope at depth 0, whatever its extension.
+	cat := &Catalog{Docs: []Document{{Path: "ops/a.md"}, {Path: "ops/index.MD"}, {Path: "ops/sub/b.md"}}}
+	docs, _, err := ScopeDocs(cat, Scope{Root: "ops", Depth: 0})
+	if err != nil || len(docs) != 1 || docs[0].Path != "ops/index.MD" {
+		t.Errorf("ScopeDocs(ops, depth 0) = %+v, %v; want its index.MD alone", docs, err)
+	}
+}

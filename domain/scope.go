@@ -48,7 +48,7 @@ func ScopeDocs(cat *Catalog, s Scope) ([]Document, string, error) {
 	}
 	out := make([]Document, 0, len(inRoot))
 	for _, d := range inRoot {
-		if s.Depth >= 0 && DepthBelow(d.Path, root) > s.Depth && !isFolderIndex(d.Path, root) {
+		if s.Depth >= 0 && DepthBelow(d.Path, root) > s.Depth && !IsFolderIndex(d.Path, root) {
 			continue
 		}
 		if len(s.Tags) > 0 && !HasAnyTag(d.Tags, s.Tags) {
@@ -57,14 +57,6 @@ func ScopeDocs(cat *Catalog, s Scope) ([]Document, string, error) {
 		out = append(out, d)
 	}
 	return out, root, nil
-}
-
-// isFolderIndex reports whether p is folder dir's own index.md.
-func isFolderIndex(p, dir string) bool {
-	if dir == "" {
-		return p == "index.md"
-	}
-	return p == dir+"/index.md"
 }
 
 // HasAnyTag reports whether have holds any of want.

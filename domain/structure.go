@@ -43,11 +43,34 @@ func (c CodeBlock) ContentLines() int {
 	return n
 }
 
-// ImageStub is an `![[image:ID]]` reference found in a document's text
-// (not inside code).
+// ImageStub is an image reference found in a document's text (not inside
+// code): an `![[image:ID]]` stub of the image index (ID set), or a standard
+// image (ID ""): `![alt](src "title")`, a reference-style `![alt][ref]`, or
+// an HTML `<img src=…>`. Line is the line its markup starts on.
 type ImageStub struct {
 	ID   string
 	Line int
+	// Src is a standard image's destination as CommonMark reads it (its
+	// backslash escapes and character references resolved, an HTML
+	// attribute's entities decoded; percent-encoding kept): ResolveImage
+	// says where it points. Alt is its alt text as plain text, Title its
+	// title. A stub of the image index has none of them.
+	Src   string `json:",omitempty"`
+	Alt   string `json:",omitempty"`
+	Title string `json:",omitempty"`
+}
+
+// Standard reports whether the reference is a standard image rather than
+// a stub of the image index.
+func (s ImageStub) Standard() bool { return s.ID == "" }
+
+// Caption is what placeholders show of a standard image: its alt text,
+// else its title.
+func (s ImageStub) Caption() string {
+	if s.Alt != "" {
+		return s.Alt
+	}
+	return s.Title
 }
 
 // Structure is what a markdown parser finds in one file. Line numbers are the
@@ -67,4 +90,17 @@ type Structure struct {
 	// rather than a full parse (a document too costly to parse in full),
 	// "" when it does not: the listing notes it.
 	Simplified string
+	// Version is the StructureVersion the parser wrote it with. A section
+	// index keeps parses across restarts, keyed by the file's stamp alone;
+	// a parse of an older version lacks what parsers find now, so the
+	// library parses the file again instead of using it.
+	Version int `json:",omitempty"`
 }
+
+// StructureVersion is the version of what a parse holds, raised whenever
+// parsers start finding something older parses do not have:
+// 1: standard markdown images (ImageStub.Src), besides `![[image:ID]]` stubs.
+const StructureVersion = 1
+
+// Current reports whether s was parsed at the current StructureVersion.
+func (s Structure) Current() bool { return s.Version == StructureVersion }

@@ -16,6 +16,7 @@ import (
 	"github.com/librarian/librarian/app/config"
 	"github.com/librarian/librarian/app/engine"
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/localindex"
 	"github.com/librarian/librarian/domain"
 )
 
@@ -35,6 +36,8 @@ type Invocation struct {
 type Deps struct {
 	Library *library.Library
 	Engine  *engine.Engine
+	// IndexFiles are the local index files (index --list, --prune).
+	IndexFiles *localindex.Files
 	// Serve runs the MCP server over the given streams until the input ends
 	// and every request read has been answered.
 	Serve func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error

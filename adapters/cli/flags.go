@@ -24,7 +24,7 @@ func usageError(cmd, format string, args ...any) error {
 	if cmd != "" && cmd != "librarian" && cmd != "serve" {
 		help, what = "librarian "+cmd+" --help", cmd
 	}
-	return fmt.Errorf("%s: %s (see %s)", what, fmt.Sprintf(format, args...), help)
+	return &commandLineError{msg: fmt.Sprintf("%s: %s (see %s)", what, fmt.Sprintf(format, args...), help)}
 }
 
 // wordFlagError rewords the flag package's errors for cmd: an unknown
@@ -45,8 +45,15 @@ func wordFlagError(cmd string, err error) error {
 		}
 		return usageError(cmd, "--%s: %s, got %s", m[3], want, m[2])
 	}
+	if m := funcFlagValue.FindStringSubmatch(msg); m != nil {
+		return usageError(cmd, "--%s: %s", m[1], m[2]) // the flag's own reason, which quotes the value
+	}
 	return usageError(cmd, "%s", strings.Replace(msg, " -", " --", 1))
 }
+
+// funcFlagValue matches the errors of flags whose own function refused
+// the value (flag.Func): the flag and that function's reason.
+var funcFlagValue = regexp.MustCompile(`^invalid value "[^"]*" for flag -+([\w-]+): (.*)$`)
 
 // badFlagValue matches the flag package's "invalid value" errors (the
 // Go 1.26 wording): boolean or not, the value, the flag.

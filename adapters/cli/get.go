@@ -16,8 +16,8 @@ import (
 
 // getOptions are get's own flags.
 type getOptions struct {
-	images, code bool
-	maxTokens    int
+	images, code, json bool
+	maxTokens          int
 }
 
 func newGetFlags(defaultMaxTokens int) (*flag.FlagSet, *getOptions) {
@@ -25,6 +25,7 @@ func newGetFlags(defaultMaxTokens int) (*flag.FlagSet, *getOptions) {
 	fs.BoolVar(&o.images, "include-images", false, "")
 	fs.BoolVar(&o.code, "include-code", true, "")
 	fs.IntVar(&o.maxTokens, "max-tokens", defaultMaxTokens, "")
+	fs.BoolVar(&o.json, "json", false, "")
 	return fs, o
 }
 
@@ -37,6 +38,7 @@ func newGetFlags(defaultMaxTokens int) (*flag.FlagSet, *getOptions) {
 // tool's text; an image it would send prints as a line naming its file,
 // type and size: [image img-x: login.png, image/png, 1234 bytes].
 func RunGet(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
+	rep := reporterFor(stderr, args)
 	fs, o := newGetFlags(lib.Config().MaxAnswerTokens)
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -44,21 +46,21 @@ func RunGet(ctx context.Context, lib *library.Library, args []string, stdout, st
 		return 0
 	}
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
 	}
 	if len(operands) == 0 {
-		return fail(stderr, usageError("get", "takes one or more SELECTORs: a doc id or path, or a JSON selector"))
+		return rep.fail(usageError("get", "takes one or more SELECTORs: a doc id or path, or a JSON selector"))
 	}
 	if o.maxTokens < 0 {
-		return fail(stderr, usageError("get", "--max-tokens: want 0 (no limit) or more, got %d", o.maxTokens))
+		return rep.fail(usageError("get", "--max-tokens: want 0 (no limit) or more, got %d", o.maxTokens))
 	}
 	items, err := selectorItems(operands)
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
 	}
 	selectors, err := domain.ParseSelectors(items)
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
 	}
 	ans, err := browse.New(lib).GetDocuments(ctx, browse.GetRequest{
 		Select:        selectors,
@@ -67,17 +69,26 @@ func RunGet(ctx context.Context, lib *library.Library, args []string, stdout, st
 		MaxTokens:     &o.maxTokens,
 	})
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
 	}
-	if _, err := io.WriteString(stdout, ans.String()); err != nil {
-		return fail(stderr, err)
+	code := 0
+	if len(ans.Unmatched) > 0 {
+		code = 1 // nothing found is a finding, as for check: the Notes say why
+	}
+	if o.json {
+		code = rep.writeJSON(stdout, answerJSON(ans, len(selectors)), code)
+	} else if _, err := io.WriteString(stdout, ans.String()); err != nil {
+		return rep.fail(err)
 	}
 	if n := len(ans.Unmatched); n > 0 {
-		// Nothing found is a finding (exit 1), as for check: the Notes say why.
-		fmt.Fprintf(stderr, "librarian: get: %d of %d %s returned nothing (see Notes)\n", n, len(selectors), plural(len(selectors), "selector", "selectors"))
-		return 1
+		msg := fmt.Errorf("get: %d of %d %s returned nothing (see Notes)", n, len(selectors), plural(len(selectors), "selector", "selectors"))
+		if rep.json {
+			PrintError(stderr, true, WithKind("not_found", msg), 1)
+		} else {
+			fmt.Fprintln(stderr, "librarian:", msg)
+		}
 	}
-	return 0
+	return code
 }
 
 func plural(n int, one, many string) string {

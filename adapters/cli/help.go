@@ -36,11 +36,17 @@ var commands = []command{
 			{"tags", "a,b", "keep only docs carrying ANY of these tags (exact, case-sensitive; comma-separated, repeatable)", "librarian ls --tags security,storage"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs, 2 = one folder deeper (default: all)", "librarian ls backend --depth 1"},
 			{"max-tokens", "N", "answer budget in tokens; past it the listing stops at a whole doc and names the folders left out; 0 = no limit (default: --max-answer-tokens)", "librarian ls --max-tokens 2000"},
+			{"json", "", "print every doc in scope, with its outline, as one JSON object (docs/command-line.md); not with --max-tokens", "librarian ls backend --json"},
 		}},
-	{name: "check", usage: "librarian check", summary: "validate the library: print every problem, exit 1 if any",
+	{name: "check", usage: "librarian check [--max N] [--json]", summary: "validate the library: print its problems, exit 1 if any",
 		about: "Checks the indexes, every doc's file and frontmatter, and image stubs; warnings (such as two\n" +
 			"index entries with the same path) are printed but fail nothing. For a docs repository's CI.\n" +
-			"Example: librarian check --root ./docs"},
+			"The count covers every problem; the list stops after --max of them, saying how many more.\n" +
+			"Example: librarian check --root ./docs",
+		flags: []flagDoc{
+			{"max", "N", "list at most N problems (and N warnings), then a line counting the rest; 0 = all (default 200)", "librarian check --max 20"},
+			{"json", "", "print the report as one JSON object, every problem listed (docs/command-line.md)", "librarian check --json"},
+		}},
 	{name: "get", usage: "librarian get SELECTOR... [flags]", summary: "print docs, sections or line ranges (get_documents)",
 		about: "A SELECTOR is a doc id or path, or a JSON selector (quote it for the shell):\n" +
 			"  auth                                              a whole doc (by id)\n" +
@@ -55,6 +61,7 @@ var commands = []command{
 			{"include-images", "", "print each image the answer would send as a line naming its file, type and size", "librarian get gallery --include-images"},
 			{"include-code", "", "keep fenced code blocks (default true); false puts a one-line placeholder in their place", "librarian get auth --include-code false"},
 			{"max-tokens", "N", "answer budget in tokens; what does not fit is listed as ready-to-run selectors; 0 = no limit (default: --max-answer-tokens)", "librarian get auth --max-tokens 500"},
+			{"json", "", "print the answer as one JSON object: each chunk returned (doc, section, lines, text), images, notes (docs/command-line.md)", "librarian get auth --json"},
 		}},
 	{name: "search", usage: "librarian search QUERY [FOLDER] [flags]", summary: "search lines of the library (search_documents)",
 		about: "Matches each line on its own; quote a phrase; a QUERY starting with '-' goes after --.\n" +
@@ -70,6 +77,7 @@ var commands = []command{
 			{"tags", "a,b", "search only docs carrying ANY of these tags (comma-separated, repeatable)", "librarian search token --tags security"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian search token backend --depth 1"},
 			{"max-results", "N", "hit lines shown at most; 0 = no limit (default 50); with --ranked, sections (default 5)", "librarian search the --max-results 10"},
+			{"json", "", "print the hits as one JSON object, by doc and section (docs/command-line.md); not with --context", "librarian search token --json"},
 		}},
 	{name: "tags", usage: "librarian tags [FOLDER] [flags]", summary: "list tags, most used first (list_tags)",
 		about: "FOLDER (or --folder) counts only the docs of a folder inside the library.\n" +
@@ -78,15 +86,23 @@ var commands = []command{
 			{"folder", "FOLDER", "count only this folder's docs, relative to the library root (the same as the FOLDER operand)", "librarian tags --folder backend"},
 			{"include-paths", "", "list each tag's docs under it", "librarian tags --include-paths"},
 			{"depth", "N", "path segments below FOLDER to descend, the file name counted: 1 = FOLDER's own docs (default: all)", "librarian tags --depth 1"},
+			{"json", "", "print the tags as one JSON object, each with its count and its docs' paths (docs/command-line.md)", "librarian tags --json"},
 		}},
-	{name: "index", usage: "librarian index [--to postgres://…]", summary: "build or refresh the library's section index",
+	{name: "index", usage: "librarian index [--to postgres://…] | --list | --prune [--older-than AGE] [--dry-run]", summary: "build or refresh the library's section index; list or prune the local index files",
 		about: "Parses only the files whose stamp changed since the index last saw them, removes docs gone from\n" +
 			"the library, and prints one summary line; on a terminal a progress line runs on stderr.\n" +
 			"The index file is in LIBRARY_INDEX_DIR (--index-dir); LIBRARY_INDEX=off keeps it in memory;\n" +
 			"--to (or LIBRARY_INDEX) postgres://… indexes into a PostgreSQL database a team's servers share.\n" +
+			"--list and --prune need no library: they show or remove the index files in LIBRARY_INDEX_DIR, one\n" +
+			"per library root ever served here (its root, size, last use, whether the root still exists).\n" +
 			"Example: librarian index --root ./docs",
 		flags: []flagDoc{
 			{"to", "DSN", "the index to build, as LIBRARY_INDEX names it: a postgres:// URL (one writer at a time)", "librarian index --root ./docs --to postgres://indexer@db/docs"},
+			{"list", "", "list the local index files: each one's library root, size, last use, and whether the root still exists", "librarian index --list"},
+			{"prune", "", "remove the local index files whose library root is gone (and, with --older-than, those unused for that long); says what it removed", "librarian index --prune"},
+			{"older-than", "AGE", "with --prune: also remove the index files unused for longer than AGE (30d, 36h)", "librarian index --prune --older-than 30d"},
+			{"dry-run", "", "with --prune: say what would be removed, remove nothing", "librarian index --prune --dry-run"},
+			{"json", "", "with --list or --prune: print the answer as one JSON object (docs/command-line.md)", "librarian index --list --json"},
 		}},
 	{name: "eval", usage: "librarian eval QUESTIONS.jsonl [--fixture ANSWERS.jsonl]", summary: "score a retrieval engine on questions (seed 004's eval)",
 		about: "Runs each question through its skill against the engine: the local one over the library, or\n" +
@@ -95,12 +111,13 @@ var commands = []command{
 		flags: []flagDoc{
 			{"fixture", "ANSWERS.jsonl", "answer from this file instead of an engine (checks the questions and the grader)", "librarian eval testdata/eval/questions.jsonl --fixture testdata/eval/answers.jsonl"},
 		}},
-	{name: "gaps", usage: "librarian gaps [--limit N]", summary: "list the gaps agents reported to the local engine (librarian_gap), newest first",
+	{name: "gaps", usage: "librarian gaps [--limit N] [--json]", summary: "list the gaps agents reported to the local engine (librarian_gap), newest first",
 		about: "Reads the local engine's journal, kept in the section index's file (LIBRARY_INDEX_DIR), so it\n" +
 			"lists what agents reported to every server of this library; LIBRARY_INDEX=off keeps nothing.\n" +
 			"Example: librarian gaps --root ./docs",
 		flags: []flagDoc{
 			{"limit", "N", "show at most N gaps, newest first (default 0: all)", "librarian gaps --limit 20"},
+			{"json", "", "print the gaps as one JSON object (docs/command-line.md)", "librarian gaps --json"},
 		}},
 }
 

@@ -11,14 +11,14 @@ import (
 // commandFlagSets builds each command's own flag set, as it runs.
 var commandFlagSets = map[string]func() *flag.FlagSet{
 	"serve":  func() *flag.FlagSet { return newFlagSet("serve", nil) },
-	"check":  func() *flag.FlagSet { return newFlagSet("check", nil) },
+	"check":  func() *flag.FlagSet { fs, _ := newCheckFlags(); return fs },
 	"ls":     func() *flag.FlagSet { fs, _ := newLsFlags(); return fs },
 	"get":    func() *flag.FlagSet { fs, _ := newGetFlags(0); return fs },
 	"search": func() *flag.FlagSet { fs, _ := newSearchFlags(); return fs },
 	"tags":   func() *flag.FlagSet { fs, _ := newTagsFlags(); return fs },
 	"eval":   func() *flag.FlagSet { fs, _ := newEvalFlags(); return fs },
-	"index":  func() *flag.FlagSet { return newIndexFlags() },
-	"gaps":   func() *flag.FlagSet { fs, _ := newGapsFlags(); return fs },
+	"index":  func() *flag.FlagSet { fs, _ := newIndexFlags(); return fs },
+	"gaps":   func() *flag.FlagSet { fs, _, _ := newGapsFlags(); return fs },
 }
 
 // TestEveryFlagIsExplainedWithAnExample: each command's --help explains

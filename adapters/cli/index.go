@@ -2,28 +2,43 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/librarian/librarian/app/config"
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/localindex"
 )
 
 // runIndex builds or refreshes the section index: a progress line on a
 // terminal (rewritten in place on stderr), then one summary line on stdout.
-func runIndex(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
-	fs := newIndexFlags()
+func runIndex(ctx context.Context, lib *library.Library, files *localindex.Files, args []string, stdout, stderr io.Writer) int {
+	rep := reporterFor(stderr, args)
+	fs, o := newIndexFlags()
 	rest, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		Usage(stdout, "index")
+		return 0
+	}
 	if err != nil {
-		return 2
+		return rep.fail(err)
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "librarian: index takes no arguments, got %q\n", rest)
-		return 2
+		return rep.fail(usageError("index", "takes no arguments, got %q", rest))
+	}
+	if o.list || o.prune {
+		return runIndexFiles(ctx, files, fs, o, rep, stdout)
+	}
+	for _, name := range []string{"older-than", "dry-run", "json"} {
+		if given(fs, name) {
+			return rep.fail(usageError("index", "--%s goes with --list or --prune", name))
+		}
 	}
 	if lib.Index() == nil {
 		fmt.Fprintln(stderr, "librarian: no section index in use")
@@ -82,12 +97,59 @@ func indexTarget(args []string, given []config.FlagValue) ([]string, []config.Fl
 	return keep, given, nil
 }
 
+// indexOptions are index's own flags.
+type indexOptions struct {
+	list, prune, dryRun, json bool
+	olderThan                 time.Duration
+}
+
 // newIndexFlags is index's own flag set: --to, which Parse has already
-// turned into the --index setting (indexTarget), so it is never set here.
-func newIndexFlags() *flag.FlagSet {
-	fs := newFlagSet("index", io.Discard)
+// turned into the --index setting (indexTarget), so it is never set here;
+// --list and --prune (the local index files) and theirs.
+func newIndexFlags() (*flag.FlagSet, *indexOptions) {
+	fs, o := newFlagSet("index", io.Discard), &indexOptions{}
 	fs.String("to", "", "the index to build, as LIBRARY_INDEX names it")
-	return fs
+	fs.BoolVar(&o.list, "list", false, "")
+	fs.BoolVar(&o.prune, "prune", false, "")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "")
+	fs.BoolVar(&o.json, "json", false, "")
+	fs.Func("older-than", "", func(v string) error {
+		d, err := parseAge(v)
+		o.olderThan = d
+		return err
+	})
+	return fs, o
+}
+
+// IndexFilesOnly reports whether index's arguments ask about the local
+// index files (--list, --prune), which need no library: main then builds
+// none.
+func IndexFilesOnly(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if name, _ := flagName(a); name == "list" || name == "prune" {
+			return true
+		}
+	}
+	return false
+}
+
+// parseAge reads --older-than: a Go duration (36h, 90m) or a number of
+// days (30d).
+func parseAge(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(strings.TrimSpace(v), "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err == nil && days > 0 {
+			return time.Duration(days) * 24 * time.Hour, nil
+		}
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("want an age such as 30d or 36h, got %q", v)
+	}
+	return d, nil
 }
 
 // isTerminal reports whether w is a character device (a terminal).

@@ -22,7 +22,7 @@ func TestIndexCommandBuildsThenRefreshes(t *testing.T) {
 	lib.UseIndex(ix, nil)
 	run := func() (int, string, string) {
 		var out, errOut bytes.Buffer
-		code := runIndex(context.Background(), lib, nil, &out, &errOut)
+		code := runIndex(context.Background(), lib, nil, nil, &out, &errOut)
 		return code, out.String(), errOut.String()
 	}
 	code, out, errOut := run()
@@ -43,7 +43,7 @@ func TestIndexCommandBuildsThenRefreshes(t *testing.T) {
 		t.Errorf("search --ranked: exit %d\n%s%s", code, rankedOut.String(), rankedErr.String())
 	}
 	var errOut2 bytes.Buffer
-	if code := runIndex(context.Background(), lib, []string{"extra"}, &bytes.Buffer{}, &errOut2); code != 2 {
+	if code := runIndex(context.Background(), lib, nil, []string{"extra"}, &bytes.Buffer{}, &errOut2); code != 2 {
 		t.Errorf("index with an argument: exit %d (%s), want 2", code, errOut2.String())
 	}
 }

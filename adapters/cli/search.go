@@ -22,6 +22,7 @@ type searchOptions struct {
 	depth, maxResults, context              int
 	maxGiven                                bool // --max-results was given (its default depends on the mode)
 	tags                                    listFlag
+	json                                    bool
 }
 
 func newSearchFlags() (*flag.FlagSet, *searchOptions) {
@@ -42,6 +43,7 @@ func newSearchFlags() (*flag.FlagSet, *searchOptions) {
 		return nil
 	})
 	fs.Var(&o.tags, "tags", "")
+	fs.BoolVar(&o.json, "json", false, "")
 	return fs, o
 }
 
@@ -53,6 +55,7 @@ func newSearchFlags() (*flag.FlagSet, *searchOptions) {
 // `--`. It returns the exit code: 0 with or without hits, 2 for misuse or
 // failure.
 func RunSearch(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
+	rep := reporterFor(stderr, args)
 	fs, o := newSearchFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -60,20 +63,20 @@ func RunSearch(ctx context.Context, lib *library.Library, args []string, stdout,
 		return 0
 	}
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
 	}
 	if len(operands) == 0 || len(operands) > 2 {
-		return fail(stderr, usageError("search", "takes one QUERY and at most one FOLDER (quote a phrase; put a query starting with '-' after --), got %d: %q", len(operands), operands))
+		return rep.fail(usageError("search", "takes one QUERY and at most one FOLDER (quote a phrase; put a query starting with '-' after --), got %d: %q", len(operands), operands))
 	}
 	folder, err := folderFrom("search", o.folder, operands, 1)
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
 	}
 	if strings.TrimSpace(operands[0]) == "" {
-		return fail(stderr, usageError("search", "QUERY is empty: give a string or, with --regex, a regex to look for"))
+		return rep.fail(usageError("search", "QUERY is empty: give a string or, with --regex, a regex to look for"))
 	}
 	if o.regex && o.ranked {
-		return fail(stderr, usageError("search", "--regex and --ranked are two modes: give one"))
+		return rep.fail(usageError("search", "--regex and --ranked are two modes: give one"))
 	}
 	if !o.maxGiven {
 		o.maxResults = search.DefaultMaxResults
@@ -82,7 +85,7 @@ func RunSearch(ctx context.Context, lib *library.Library, args []string, stdout,
 		}
 	}
 	if o.maxResults < 0 {
-		return fail(stderr, usageError("search", "--max-results: want 0 (no limit) or more, got %d", o.maxResults))
+		return rep.fail(usageError("search", "--max-results: want 0 (no limit) or more, got %d", o.maxResults))
 	}
 	req := search.SearchRequest{
 		Scope:         domain.Scope{Root: folder, Tags: o.tags, Depth: o.depth},
@@ -99,9 +102,19 @@ func RunSearch(ctx context.Context, lib *library.Library, args []string, stdout,
 	case o.ranked:
 		req.Mode = search.SearchRanked
 	}
+	if o.json {
+		if o.context > 0 {
+			return rep.fail(usageError("search", "--context shapes the text answer; --json gives each hit's line number and its section's lines: fetch around it with librarian get"))
+		}
+		res, err := search.New(lib).SearchData(ctx, req)
+		if err != nil {
+			return rep.fail(err)
+		}
+		return rep.writeJSON(stdout, resultJSON(res, o.caseSensitive), 0)
+	}
 	out, err := search.New(lib).SearchDocuments(ctx, req)
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
 	}
 	fmt.Fprintln(stdout, out)
 	return 0
@@ -112,6 +125,7 @@ type tagsOptions struct {
 	folder       string
 	includePaths bool
 	depth        int
+	json         bool
 }
 
 func newTagsFlags() (*flag.FlagSet, *tagsOptions) {
@@ -119,12 +133,14 @@ func newTagsFlags() (*flag.FlagSet, *tagsOptions) {
 	fs.StringVar(&o.folder, "folder", "", "")
 	fs.BoolVar(&o.includePaths, "include-paths", false, "")
 	fs.IntVar(&o.depth, "depth", -1, "")
+	fs.BoolVar(&o.json, "json", false, "")
 	return fs, o
 }
 
 // RunTags is `librarian tags [FOLDER] [--folder FOLDER] [--include-paths]
 // [--depth N]`: list_tags' answer, for a person.
 func RunTags(ctx context.Context, lib *library.Library, args []string, stdout, stderr io.Writer) int {
+	rep := reporterFor(stderr, args)
 	fs, o := newTagsFlags()
 	operands, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -132,15 +148,22 @@ func RunTags(ctx context.Context, lib *library.Library, args []string, stdout, s
 		return 0
 	}
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
 	}
 	folder, err := folderFrom("tags", o.folder, operands, 0)
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
+	}
+	if o.json {
+		tl, err := browse.New(lib).TagsData(ctx, browse.TagsRequest{Root: folder, Depth: o.depth})
+		if err != nil {
+			return rep.fail(err)
+		}
+		return rep.writeJSON(stdout, tagListJSON(tl), 0)
 	}
 	out, err := browse.New(lib).ListTags(ctx, browse.TagsRequest{Root: folder, Depth: o.depth, IncludePaths: o.includePaths})
 	if err != nil {
-		return fail(stderr, err)
+		return rep.fail(err)
 	}
 	fmt.Fprintln(stdout, out)
 	return 0

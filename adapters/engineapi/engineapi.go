@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/retrieval"
@@ -81,7 +83,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if route := h.routes[method+" "+name]; route != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-		route(w, r)
+		route(w, r.WithContext(knowledge.WithOwner(r.Context(), owner(r))))
 		return
 	}
 	var allow []string
@@ -96,6 +98,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Allow", strings.Join(allow, ", "))
 	writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"detail": fmt.Sprintf("%s %s: use %s", r.Method, r.URL.Path, strings.Join(allow, " or "))})
+}
+
+// owner is the name of the request's bearer token, as the listener's
+// authentication recorded it (go-sdk's auth middleware); "" on a server
+// that takes no token. Whatever `caller` a body claims, this is who asks:
+// the journal records it, and sessions are scoped to it.
+func owner(r *http.Request) string {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		return ti.UserID
+	}
+	return ""
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -116,8 +129,10 @@ func badRequest(w http.ResponseWriter, format string, args ...any) {
 
 // fail answers an engine error. Endpoints whose reply has an `error` field
 // (brief, ask, tell, gap) carry an engine failure there, as the seed says;
-// the caller's mistakes are 422, unknown entries 404, and an engine this
-// one fronts that is unreachable or slow 502 and 504.
+// the caller's mistakes are 422, unknown entries and other tokens' sessions
+// 404, a token past its journal quota 403, the engine's own database down
+// 503, and an engine this one fronts that is unreachable or slow 502 and
+// 504.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, hasErrorField bool) {
 	var se *knowledge.EngineStatusError
 	var ee *knowledge.EngineError
@@ -131,6 +146,12 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, hasErr
 	case errors.Is(err, domain.ErrNotFound):
 		writeJSON(w, http.StatusNotFound, map[string]any{"detail": strings.TrimPrefix(err.Error(), domain.ErrNotFound.Error()+": ")})
 		return
+	case errors.Is(err, knowledge.ErrQuota):
+		writeJSON(w, http.StatusForbidden, map[string]any{"detail": err.Error()})
+		return
+	case errors.Is(err, knowledge.ErrStoreUnreachable):
+		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", "5")
 	case errors.As(err, &ee) && hasErrorField:
 		writeJSON(w, http.StatusOK, map[string]any{"error": ee.Message})
 		return

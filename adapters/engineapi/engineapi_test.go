@@ -20,6 +20,7 @@ import (
 	"github.com/librarian/librarian/adapters/memjournal"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain/extract"
+	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/retrieval"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 	"github.com/librarian/librarian/ports/sectionindex"
@@ -30,17 +31,24 @@ import (
 // domain's name and link rules, a real in-memory SQLite section index.
 func localEngine(t *testing.T) *localretrieval.Engine {
 	t.Helper()
+	ix, err := sqlitesectionindex.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return localEngineOn(t, ix, memjournal.New(journal.Limits{}))
+}
+
+// localEngineOn is the local engine over the bundled library, indexed into
+// ix, with journal j.
+func localEngineOn(t *testing.T, ix *sqlitesectionindex.Index, j journal.Journal) *localretrieval.Engine {
+	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..", "library")
 	src, err := jsonindex.New(root, "index.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := sqlitesectionindex.OpenMemory()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ix.Close() })
 	ctx := context.Background()
 	cat, err := src.Catalog(ctx)
 	if err != nil {
@@ -62,7 +70,7 @@ func localEngine(t *testing.T) *localretrieval.Engine {
 	if err := ix.Apply(ctx, u); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(), Library: src})
+	eng, err := localretrieval.New(localretrieval.Options{Index: ix, Journal: j, Library: src})
 	if err != nil {
 		t.Fatal(err)
 	}

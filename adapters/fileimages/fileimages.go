@@ -11,7 +11,9 @@
 // outside that folder, by '..' or by a symlink, is refused even when it is
 // inside the library. An absolute symlink, which os.Root refuses outright,
 // is resolved component by component through the same root (rootfs.Links)
-// and let through when it lands inside. The index is validated on every call,
+// and let through when it lands inside. Standard markdown images name files
+// anywhere inside the library root: ReadFile opens those through the root's
+// *os.Root, with the same link rules. The index is validated on every call,
 // but parsed again only when its Stamp changes; an image index setting that
 // is refused, or an index outside the library root, fails every call.
 package fileimages
@@ -22,9 +24,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -190,6 +194,63 @@ func (s *Store) Read(_ context.Context, id string, maxBytes int64) ([]byte, erro
 		return nil, describe(lead, notFound, outside, err, s.escape)
 	}
 	return data, nil
+}
+
+// ReadFile returns the bytes of the file at p, relative to the library
+// root, for a standard markdown image: opened through the root, so a file
+// that resolves outside it (by '..' or by a symlink) is refused; an
+// absolute symlink is resolved component by component and let through when
+// it lands inside. A missing file wraps domain.ErrNotFound, a refused path
+// or a file that is not regular domain.ErrRefused, a file over maxBytes
+// domain.ErrTooLarge (not read).
+func (s *Store) ReadFile(_ context.Context, p string, maxBytes int64) ([]byte, error) {
+	lead := fmt.Sprintf("image '%s'", p)
+	if !fs.ValidPath(p) || p == "." || strings.ContainsRune(p, '\\') {
+		return nil, &fileError{msg: lead + " is not a clean relative path", kind: domain.ErrRefused}
+	}
+	notFound := lead + ": file not found"
+	name := p
+	fi, err := s.root.Stat(name)
+	if s.links.Escapes(err) {
+		if name, err = s.links.Resolve(name, err); err == nil {
+			fi, err = s.root.Stat(name)
+		}
+	}
+	if err != nil {
+		return nil, s.describeRooted(lead, notFound, err)
+	}
+	if err := checkImage(lead, fi.Mode().IsRegular(), fi.Size(), maxBytes); err != nil {
+		return nil, err
+	}
+	f, fi, err := s.access.Regular(rootfs.Open(s.root, name))
+	if errors.Is(err, rootfs.ErrNotRegular) {
+		return nil, checkImage(lead, false, 0, maxBytes)
+	}
+	if err != nil {
+		return nil, s.describeRooted(lead, notFound, err)
+	}
+	defer f.Close()
+	if err := checkImage(lead, true, fi.Size(), maxBytes); err != nil {
+		return nil, err
+	}
+	data, err := readAtMost(f, maxBytes)
+	if errors.Is(err, errTooBig) {
+		return nil, checkImage(lead, true, maxBytes+1, maxBytes)
+	}
+	if err != nil {
+		return nil, s.describeRooted(lead, notFound, err)
+	}
+	return data, nil
+}
+
+// describeRooted is describe for a file reached through the library root:
+// one that leads out of it wraps domain.ErrOutsideRoot.
+func (s *Store) describeRooted(lead, notFound string, err error) *fileError {
+	fe := describe(lead, notFound, "the library root", err, s.escape)
+	if s.escape != nil && errors.Is(err, s.escape) {
+		fe.kind = domain.ErrOutsideRoot
+	}
+	return fe
 }
 
 // folderLinks resolves links through the image folder, open as folder: an

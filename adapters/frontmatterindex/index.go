@@ -1,9 +1,9 @@
 // Package frontmatterindex is an index-source adapter (ports/docindex) for
 // seed 001's library convention: every *.md file under the root is a
-// document, described by its YAML frontmatter (title, summary or
-// description, tags, tokens) and its first heading, and each folder's
-// index.md describes that folder and passes its tags down to everything
-// below it.
+// document (and *.markdown, either in any case: README.MD), described by
+// its YAML frontmatter (title, summary or description, tags, tokens) and
+// its first heading, and each folder's index.md describes that folder and
+// passes its tags down to everything below it.
 //
 // Files are read only through an *os.Root, so nothing that resolves outside
 // the library root is ever opened. An absolute symlink, which os.Root
@@ -51,8 +51,6 @@ import (
 var _ docindex.Source = (*Index)(nil)
 
 const (
-	// indexFile describes its folder and passes its tags down.
-	indexFile = "index.md"
 	// maxMetaBytes bounds what is read of one file for its metadata: the
 	// frontmatter and first heading of any real document are far inside.
 	maxMetaBytes = 1 << 20
@@ -229,9 +227,10 @@ func (ix *Index) catalogWalked(ctx context.Context) (*domain.Catalog, error) {
 // inheritance through index.md files, folders and sorted notes. found is
 // sorted by path; the ones that could not be read are not in the cache.
 func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
+	clashing := ix.sameIDs(found)
 	ownFolderTags := map[string][]string{}
 	for p, e := range ix.files {
-		if path.Base(p) == indexFile {
+		if _, out := clashing[p]; domain.IsFolderIndexName(path.Base(p)) && !out {
 			ownFolderTags[folderOf(p)] = e.meta.tags
 		}
 	}
@@ -253,6 +252,9 @@ func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
 
 	cat := &domain.Catalog{Docs: make([]domain.Document, 0, len(ix.files)), Folders: map[string]domain.Folder{}}
 	notes := walkNotes
+	for p, text := range clashing {
+		notes = append(notes, note{p, text})
+	}
 	// A doc whose metadata entry and inherited tags are the last build's
 	// is the last build's document: after one edit, one doc is made anew,
 	// not 11,111 (catalogs are read-only, so sharing its tags is safe).
@@ -261,7 +263,7 @@ func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
 	for _, c := range found {
 		p := c.path
 		e := ix.files[p]
-		if e == nil {
+		if _, out := clashing[p]; e == nil || out {
 			continue
 		}
 		m := &e.meta
@@ -271,9 +273,10 @@ func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
 			cat.Docs = append(cat.Docs, prev.doc)
 			ix.lastDocs[p] = prev
 		} else {
-			title := firstNonEmpty(m.title, m.heading, strings.TrimSuffix(path.Base(p), ".md"))
+			stem, _ := domain.DocStem(path.Base(p))
+			title := firstNonEmpty(m.title, m.heading, stem)
 			d := domain.Document{
-				ID:        strings.TrimSuffix(p, ".md"),
+				ID:        docID(p),
 				Path:      p,
 				Title:     title,
 				Summary:   m.summary,
@@ -286,7 +289,7 @@ func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
 			ix.lastDocs[p] = builtDoc{entry: e, inherited: inherited, doc: d}
 		}
 		tags := cat.Docs[len(cat.Docs)-1].Tags
-		if path.Base(p) == indexFile {
+		if domain.IsFolderIndexName(path.Base(p)) {
 			cat.Folders[dir] = domain.Folder{
 				Path:    dir,
 				Title:   firstNonEmpty(m.title, m.heading),
@@ -303,6 +306,50 @@ func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
 		cat.Notes = append(cat.Notes, n.text)
 	}
 	return cat
+}
+
+// docID is the id of the doc file at p: its path without the markdown
+// extension.
+func docID(p string) string {
+	stem, _ := domain.DocStem(path.Base(p))
+	if dir := folderOf(p); dir != "" {
+		return dir + "/" + stem
+	}
+	return stem
+}
+
+// sameIDs finds the read files of found that would share an id with
+// another (a.md beside a.MD or a.markdown, on a case-sensitive file
+// system): one keeps the id, the one named exactly ".md", else the first
+// in path order; each other is left out, returned with its note.
+func (ix *Index) sameIDs(found []candidate) map[string]string {
+	keeper := map[string]string{} // id -> the path keeping it
+	var losers []string
+	for _, c := range found {
+		if ix.files[c.path] == nil {
+			continue
+		}
+		id := docID(c.path)
+		kept, taken := keeper[id]
+		switch {
+		case !taken:
+			keeper[id] = c.path
+		case strings.HasSuffix(c.path, ".md") && !strings.HasSuffix(kept, ".md"):
+			keeper[id] = c.path
+			losers = append(losers, kept)
+		default:
+			losers = append(losers, c.path)
+		}
+	}
+	if len(losers) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(losers))
+	for _, p := range losers {
+		id := docID(p)
+		out[p] = fmt.Sprintf("skipped: '%s': '%s' has the same id '%s' and is served", p, keeper[id], id)
+	}
+	return out
 }
 
 // mergeTags appends more to base, dropping duplicates (the first wins), in

@@ -249,12 +249,59 @@ func TestWalkSkipsHiddenAndVendoredFiles(t *testing.T) {
 		"docs/.well-known-not-a-dir.txt": "x",
 	})
 	cat := catalogOf(t, openIndex(t, dir))
-	want := []string{"docs/guide.md", "docs/node_modules-not/ok.md", "folder.md/inner.md", "kept.md"}
+	// An upper-case extension is a doc too (TestMarkdownExtensionsInAnyCase).
+	want := []string{"docs/UPPER.MD", "docs/guide.md", "docs/node_modules-not/ok.md", "folder.md/inner.md", "kept.md"}
 	if got := paths(cat); !reflect.DeepEqual(got, want) {
 		t.Errorf("paths:\n got %q\nwant %q", got, want)
 	}
 	if len(cat.Notes) != 0 {
 		t.Errorf("notes = %q, want none", cat.Notes)
+	}
+}
+
+// TestMarkdownExtensionsInAnyCase: .md and .markdown in any case are docs,
+// their ids the path without the extension; index with any of them
+// describes its folder; of files that would share an id, the one named
+// .md keeps it (else the first in path order) and each other is skipped
+// with a note.
+func TestMarkdownExtensionsInAnyCase(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"ops/README.MD":         "# Ops readme\n",
+		"ops/index.markdown":    "---\ntitle: Operations\ntags: [ops]\n---\n# Ops\n",
+		"ops/runbook.Markdown":  "Runbook text.\n",
+		"guide.md":              "# Guide\n",
+		"guide.MD":              "# Another guide\n",
+		"notes.markdown":        "# Notes\n",
+		"notes.Md":              "# Notes again\n",
+		"not-markdown.mdx":      "# MDX is not markdown\n",
+		"ops/.hidden.MARKDOWN":  "# dot-file\n",
+		"archive/old.markdown~": "backup\n",
+	})
+	cat := catalogOf(t, openIndex(t, dir))
+	var got []string
+	for _, d := range cat.Docs {
+		got = append(got, fmt.Sprintf("%s=%s %q %v", d.Path, d.ID, d.Title, d.Tags))
+	}
+	want := []string{
+		`guide.md=guide "Guide" []`,
+		`notes.Md=notes "Notes again" []`,
+		`ops/README.MD=ops/README "Ops readme" [ops]`,
+		`ops/index.markdown=ops/index "Operations" [ops]`,
+		`ops/runbook.Markdown=ops/runbook "runbook" [ops]`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("docs:\n got %q\nwant %q", got, want)
+	}
+	if f, ok := cat.Folders["ops"]; !ok || f.Title != "Operations" {
+		t.Errorf("folder ops = %+v, %v; want it described by index.markdown", f, ok)
+	}
+	wantNotes := []string{
+		"skipped: 'guide.MD': 'guide.md' has the same id 'guide' and is served",
+		"skipped: 'notes.markdown': 'notes.Md' has the same id 'notes' and is served",
+	}
+	if !reflect.DeepEqual(cat.Notes, wantNotes) {
+		t.Errorf("notes:\n got %q\nwant %q", cat.Notes, wantNotes)
 	}
 }
 

@@ -64,9 +64,12 @@ func walksInto(name string) bool {
 	return !strings.HasPrefix(name, ".") && name != "node_modules"
 }
 
-// isDocName reports whether a file of this name is a document.
+// isDocName reports whether a file of this name is a document: a markdown
+// extension, .md or .markdown in any case (README.MD is a doc, as it is to
+// GitHub), and no leading dot.
 func isDocName(name string) bool {
-	return strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, ".")
+	_, ok := domain.DocStem(name)
+	return ok && !strings.HasPrefix(name, ".")
 }
 
 // walk reads the folders starts and every folder below them, returning

@@ -66,6 +66,10 @@ func render(s domain.Structure) string {
 			c.Info, c.Fence, c.Indent, c.Start, c.End, c.Closed)
 	}
 	for _, im := range s.Images {
+		if im.Standard() {
+			fmt.Fprintf(&b, "image src %q alt %q title %q L%d\n", im.Src, im.Alt, im.Title, im.Line)
+			continue
+		}
 		fmt.Fprintf(&b, "image %s L%d\n", im.ID, im.Line)
 	}
 	return b.String()

@@ -2,25 +2,29 @@ package goldmarkmarkdown
 
 import "bytes"
 
-// goldmark's work is linear for ordinary documents but not for two shapes an
-// attacker (or a generator gone wrong) can write: list items nested by
+// goldmark's work is linear for ordinary documents but not for three shapes
+// an attacker (or a generator gone wrong) can write: list items nested by
 // indentation, where each line costs about (open items) × (its indent), so
-// 3,000 levels take half a minute and most of a gigabyte; and inline parsing
+// 3,000 levels take half a minute and most of a gigabyte; inline parsing
 // of a block of many lines holding many '[' (its link parser re-reads the
 // block's lines at each bracket), so 200,000 lines of image stubs under a
-// setext underline or beside a code span take minutes. costly estimates both
-// in one linear pass, before goldmark runs, in units of about 10 ns of
-// goldmark's time on one core; a document over a limit is read by the plain
-// heading scan instead (scan.go).
+// setext underline or beside a code span take minutes; and a long line of
+// many "](" whose destinations never end (each is read to the end of the
+// line: 200 KB of "![a](" take 20 s). Short of those, a block's '[' and '<'
+// still cost about a microsecond each. costly estimates them in one linear
+// pass, before goldmark runs, in units of about 10 ns of goldmark's time on
+// one core; a document over a limit is read by the plain heading scan
+// instead (scan.go).
 const (
 	// maxNestingWork bounds Σ over lines of (list items open) × (indent + 1):
 	// ~0.4 s of goldmark. A 100,000-line document nested four deep with
 	// eight-column indents costs 4M.
 	maxNestingWork = 40_000_000
 	// maxInlineWork bounds, for each run of consecutive non-blank lines that
-	// goldmark parses inline, its lines × its '[' count: ~0.1 s. Runs whose
+	// goldmark parses inline, its lines × its '[' count plus the work of its
+	// link destinations (destinationWork): ~0.1 s. Runs whose
 	// paragraphs are never inline-parsed (no backtick, no setext underline,
-	// see plainParagraphs) cost nothing.
+	// no standard image: see plainParagraphs) cost nothing.
 	maxInlineWork = 100_000_000
 )
 
@@ -32,13 +36,10 @@ func costly(src []byte) string {
 		fence     fenceOpening
 		inFence   bool
 		run       inlineRun
-		worstRun  int64
+		headings  int64 // destinationWork of lines that may be ATX headings
 		lineStart int
 	)
-	endRun := func() {
-		worstRun = max(worstRun, run.work())
-		run = inlineRun{}
-	}
+	endRun := func() { run = inlineRun{} }
 	for lineStart < len(src) {
 		end := bytes.IndexByte(src[lineStart:], '\n')
 		if end < 0 {
@@ -83,14 +84,17 @@ func costly(src []byte) string {
 		if nesting > maxNestingWork {
 			return "list items nested too deep"
 		}
-		run.add(line)
-		if run.work() > maxInlineWork {
-			return "a block of too many lines holding too many '['"
+		if len(rest) > 0 && rest[0] == '#' {
+			// Maybe an ATX heading, which goldmark always parses inline.
+			headings += destinationWork(line)
+			if headings > maxInlineWork {
+				return tooManyDestinations
+			}
 		}
-	}
-	endRun()
-	if worstRun > maxInlineWork {
-		return "a block of too many lines holding too many '['"
+		run.add(line)
+		if reason := run.over(); reason != "" {
+			return reason
+		}
 	}
 	return ""
 }
@@ -99,22 +103,63 @@ func costly(src []byte) string {
 // paragraph, or several that goldmark may parse inline one by one.
 type inlineRun struct {
 	lines, brackets int64
-	inline          bool // a backtick or a setext underline: inline-parsed
+	angles          int64 // '<', each a raw HTML tag goldmark tries to read
+	// dests is the work of the run's link destinations (destinationWork).
+	dests  int64
+	inline bool // a backtick, a setext underline or a standard image: inline-parsed
 }
 
 func (r *inlineRun) add(line []byte) {
 	r.lines++
 	r.brackets += int64(bytes.Count(line, []byte{'['}))
-	if !r.inline && (bytes.IndexByte(line, '`') >= 0 || r.lines > 1 && mayBeSetextUnderline(line)) {
+	r.angles += int64(bytes.Count(line, []byte{'<'}))
+	r.dests += destinationWork(line)
+	if !r.inline && (bytes.IndexByte(line, '`') >= 0 || r.lines > 1 && mayBeSetextUnderline(line) || mayHoldImage(line)) {
 		r.inline = true
 	}
 }
 
-func (r inlineRun) work() int64 {
-	if !r.inline {
+// over says why the run is too costly for goldmark, "" when it is not.
+func (r inlineRun) over() string {
+	switch {
+	case !r.inline:
+		return ""
+	case r.lines*r.brackets > maxInlineWork:
+		return tooManyBrackets
+	case r.dests > maxInlineWork:
+		return tooManyDestinations
+	case bracketWork*r.brackets+angleWork*r.angles > maxInlineWork:
+		return tooManyDelimiters
+	}
+	return ""
+}
+
+// bracketWork and angleWork are what goldmark's inline parser spends on
+// each '[' and '<' of a block, whatever its lines: about 1-2 µs and 5-7 µs
+// (one line of 400,000 stubs and a backtick took 1.8 s, 3.6 MB of
+// "<img src=" 2.8 s).
+const (
+	bracketWork = 250
+	angleWork   = 700
+)
+
+const (
+	tooManyBrackets     = "a block of too many lines holding too many '['"
+	tooManyDestinations = "lines of too many links or images"
+	tooManyDelimiters   = "a block of too many '[' or '<'"
+)
+
+// destinationWork is what reading the link destinations of one
+// inline-parsed line costs goldmark: it reads each "](" destination to the
+// first space or unbalanced ')', which may be the end of the line, so a
+// line of n "[a](" costs n × its length (100 KB of them: 7 s). Its
+// estimate: the line's "](" × its length.
+func destinationWork(line []byte) int64 {
+	n := bytes.Count(line, []byte("]("))
+	if n == 0 {
 		return 0
 	}
-	return r.lines * r.brackets
+	return int64(n) * int64(len(line))
 }
 
 // columns returns the width of line's leading spaces and tabs (a tab to the

@@ -16,10 +16,11 @@ import (
 // pathological are documents of about 3 MB on which goldmark alone is
 // superlinear (minutes, or a gigabyte), by the shapes guard.go describes.
 func pathological() map[string][]byte {
-	var stubs, stubsTick, setext, nested strings.Builder
+	var stubs, stubsTick, setext, nested, images strings.Builder
 	for i := range 200_000 {
 		fmt.Fprintf(&stubs, "![[image:img%d]]\n", i)
 		fmt.Fprintf(&setext, "[[a%d]]\n", i)
+		fmt.Fprintf(&images, "![a](i%d.png)\n", i)
 	}
 	stubsTick.WriteString(stubs.String())
 	stubsTick.WriteString("and one `code span`\n")
@@ -32,6 +33,13 @@ func pathological() map[string][]byte {
 		"200,000 stub lines and a code span":   []byte(stubsTick.String()),
 		"200,000 bracket lines under a setext": []byte(setext.String()),
 		"list items nested 1,700 deep":         []byte(nested.String()),
+		"200,000 standard image lines":         []byte(images.String()),
+		// One line, for the scan's own search for each alt text's ']' and
+		// each destination's end.
+		"a 3 MB line of image openers":       []byte(strings.Repeat("![", 1_500_000) + "\n"),
+		"a 3 MB line of open destinations":   []byte(strings.Repeat("![a](", 600_000) + "\n"),
+		"a 3 MB line of open img attributes": []byte(strings.Repeat("<img src=", 330_000) + "\n"),
+		"a 3 MB line of unclosed stubs":      []byte(strings.Repeat("![[image:", 330_000) + "\n"),
 	}
 }
 
@@ -48,6 +56,11 @@ func TestPathologicalDocumentsAreBounded(t *testing.T) {
 		"200,000 stub lines and a code span":   true,
 		"200,000 bracket lines under a setext": true,
 		"list items nested 1,700 deep":         true,
+		"200,000 standard image lines":         true,
+		"a 3 MB line of image openers":         true,
+		"a 3 MB line of open destinations":     true,
+		"a 3 MB line of open img attributes":   true,
+		"a 3 MB line of unclosed stubs":        false, // plain paragraph; the stub finder is linear
 	}
 	p := New()
 	for name, src := range pathological() {
@@ -66,8 +79,14 @@ func TestPathologicalDocumentsAreBounded(t *testing.T) {
 			if s.Lines != strings.Count(string(src), "\n") {
 				t.Errorf("Lines = %d", s.Lines)
 			}
-			if strings.Contains(name, "stub") && len(s.Images) != 200_000 {
-				t.Errorf("found %d image stubs, want 200000", len(s.Images))
+			if strings.Contains(name, "200,000") && (strings.Contains(name, "stub") || strings.Contains(name, "image")) && len(s.Images) != 200_000 {
+				t.Errorf("found %d images, want 200000", len(s.Images))
+			}
+			// The heading scan alone, whatever the guard said.
+			begin = time.Now()
+			scanStructure(src)
+			if elapsed := time.Since(begin); elapsed > 10*time.Second {
+				t.Errorf("scanStructure took %s, want well under a second", elapsed)
 			}
 		})
 	}
@@ -120,6 +139,7 @@ func TestScanAgreesOnSimpleDocuments(t *testing.T) {
 		"## A\n~~~~\n# not a heading\n~~~\n~~~~\n### C\n```\nunclosed ![[image:y]]\n",
 		"   # three spaces\n    # four: code\n#no space\n####### seven\n# \n",
 		"# A #\n# B#\n# C \\#\n",
+		"# Images\n\n![Arch](../img/arch.png \"T\") ![[image:x]] <img src=\"h&amp;i.png\" alt=\"H\">\n\n<img src='b.png'>\n\n![e](<a b.png>) ![f](c\\_d.png)\n",
 	} {
 		got, want := scanStructure([]byte(src)), p.parse([]byte(src))
 		if !reflect.DeepEqual(got, want) {

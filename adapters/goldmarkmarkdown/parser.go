@@ -5,8 +5,8 @@
 //
 // goldmark does the CommonMark work (what is a heading, where a fence
 // opens, what its container is); this package adds what goldmark's AST
-// leaves out: YAML frontmatter, line numbers, closing fences, slugs and
-// image stubs. A document on which goldmark would be superlinear is read by
+// leaves out: YAML frontmatter, line numbers, closing fences, slugs,
+// image stubs, and the <img> tags of raw HTML. A document on which goldmark would be superlinear is read by
 // a plain heading scan instead (guard.go, scan.go), so no file costs more
 // than a fraction of a second.
 package goldmarkmarkdown
@@ -139,12 +139,17 @@ func (p *Parser) parse(src []byte) domain.Structure {
 	if bytes.Contains(body, stubOpen) {
 		codeSpans = collectCodeSpans(doc)
 	}
+	var standard []foundImage
+	if mayHoldImage(body) {
+		standard = standardImages(doc, body)
+	}
 	return domain.Structure{
 		Lines:          lines.count,
 		FrontmatterEnd: fmLine,
 		Sections:       buildSections(headings, o),
 		CodeBlocks:     code,
-		Images:         imageStubs(body, lines.start(bodyStart), lines, code, codeSpans),
+		Images:         mergeImages(lines, imageStubs(body, lines.start(bodyStart), lines, code, codeSpans), standard),
+		Version:        domain.StructureVersion,
 	}
 }
 
@@ -228,5 +233,6 @@ func plainText(src []byte) domain.Structure {
 		Lines:          lines.count,
 		FrontmatterEnd: fmLine,
 		Sections:       buildSections(nil, o),
+		Version:        domain.StructureVersion,
 	}
 }

@@ -84,12 +84,12 @@ func TestPlainText(t *testing.T) {
 		src  string
 		want domain.Structure
 	}{
-		{"", domain.Structure{}},
-		{"\n\n", domain.Structure{Lines: 2}},
-		{"---\na: 1\n---\n", domain.Structure{Lines: 3, FrontmatterEnd: 3}},
+		{"", domain.Structure{Version: domain.StructureVersion}},
+		{"\n\n", domain.Structure{Lines: 2, Version: domain.StructureVersion}},
+		{"---\na: 1\n---\n", domain.Structure{Lines: 3, FrontmatterEnd: 3, Version: domain.StructureVersion}},
 		{"---\na: 1\n---\n# T\n```\n", domain.Structure{Lines: 5, FrontmatterEnd: 3, Sections: []domain.Section{
 			{ID: "_preamble", Slug: "_preamble", Start: 4, End: 5, Parent: -1, Depth: 1},
-		}}},
+		}, Version: domain.StructureVersion}},
 	}
 	for _, tt := range tests {
 		got := plainText([]byte(tt.src))

@@ -11,7 +11,7 @@ import (
 // Inline parsing is about a third of goldmark's time, and this package needs
 // the inline structure of headings only, and of paragraphs only where an
 // image stub could sit inside a code span (a paragraph with a stub and a
-// backtick). plainParagraphs turns every other
+// backtick) or a standard image could be (mayHoldImage). plainParagraphs turns every other
 // closed paragraph into a plainParagraph, a raw block goldmark does not parse
 // inline. Which paragraphs it converts never changes the Structure: a test
 // (and FuzzParse) compares against a parser without it.
@@ -50,8 +50,10 @@ func (plainParagraphs) Transform(node *ast.Paragraph, reader text.Reader, pc par
 	}
 	src := reader.Source()
 	// An image stub needs the inline structure only to tell whether it sits
-	// in a code span, and a code span needs a backtick.
-	if text := src[lines.At(0).Start:lines.At(lines.Len()-1).Stop]; bytes.Contains(text, stubOpen) && bytes.IndexByte(text, '`') >= 0 {
+	// in a code span, and a code span needs a backtick; a standard image
+	// needs it to be found at all (images.go).
+	text := src[lines.At(0).Start:lines.At(lines.Len()-1).Stop]
+	if bytes.Contains(text, stubOpen) && bytes.IndexByte(text, '`') >= 0 || mayHoldImage(text) {
 		return
 	}
 	plain := &plainParagraph{}

@@ -12,9 +12,11 @@ import (
 // '######' after at most three columns of indent) and top-level fenced code
 // blocks (``` or ~~~, closed by a run at least as long, unclosed ones
 // running to the end of the file), frontmatter as in parse, and image stubs
-// outside those fences. It does not see setext headings, fences inside list
-// items or block quotes, or inline code spans: seed 000's section rules
-// apply to the headings it finds.
+// and standard images outside those fences (lineImages: inline images and
+// <img> tags whole on one line). It does not see setext headings, fences
+// inside list items or block quotes, inline code spans, HTML comments over
+// several lines or reference-style images: seed 000's section rules apply
+// to the headings it finds.
 func scanStructure(src []byte) domain.Structure {
 	lines := newLineIndex(src)
 	fmLine, _ := frontmatterEnd(src, lines)
@@ -26,6 +28,7 @@ func scanStructure(src []byte) domain.Structure {
 		code     []domain.CodeBlock
 		open     *domain.CodeBlock
 		fence    fenceOpening
+		standard []foundImage
 	)
 	n := bodyStart
 	for at := from; at < len(src); n++ {
@@ -67,6 +70,7 @@ func scanStructure(src []byte) domain.Structure {
 			h.line = n
 			headings = append(headings, h)
 		}
+		standard = append(standard, lineImages(line, lineStart)...)
 	}
 	if open != nil {
 		open.End = max(lines.count, open.Start)
@@ -87,7 +91,8 @@ func scanStructure(src []byte) domain.Structure {
 		FrontmatterEnd: fmLine,
 		Sections:       buildSections(headings, o),
 		CodeBlocks:     code,
-		Images:         imageStubs(src, from, lines, code, nil),
+		Images:         mergeImages(lines, imageStubs(src, from, lines, code, nil), standard),
+		Version:        domain.StructureVersion,
 	}
 }
 

@@ -591,3 +591,24 @@ func TestSameStampEditIsSeen(t *testing.T) {
 		t.Fatalf("after a same-stamp edit, Catalog = %+v, %v; want id bbb", cat.Docs, err)
 	}
 }
+
+// TestAnyMarkdownExtension: the index names its docs, so a path's
+// extension is the index's business: README.MD and .markdown files are
+// served like any other, and read exactly.
+func TestAnyMarkdownExtension(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "ops", "README.MD"), "# Ops\n")
+	writeFile(t, filepath.Join(dir, "guide.Markdown"), "# Guide\n")
+	writeIndex(t, dir, []indexEntry{{ID: "ops-readme", Path: "ops/README.MD"}, {ID: "guide", Path: "guide.Markdown"}})
+	x := open(t, dir, "")
+	cat, err := x.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Docs) != 2 || len(cat.Notes) != 0 || cat.Docs[0].Path != "guide.Markdown" || cat.Docs[1].Path != "ops/README.MD" {
+		t.Fatalf("catalog = %+v, notes %q; want both docs, no note", cat.Docs, cat.Notes)
+	}
+	if b, _, err := x.ReadFile(context.Background(), "ops/README.MD"); err != nil || string(b) != "# Ops\n" {
+		t.Errorf("ReadFile(ops/README.MD) = %q, %v", b, err)
+	}
+}

@@ -45,7 +45,8 @@ const (
 // history (librarian_discuss), the last questions asked carry the topic of
 // a follow-up (a message of fewer than followUpTerms content words, or one
 // that finds nothing alone): the search reads it together with them.
-func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (knowledge.EngineAnswer, error) {
+func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (_ knowledge.EngineAnswer, err error) {
+	defer e.contain("ask", &err)
 	query := strings.TrimSpace(q.Query)
 	if err := checkText("query", q.Query, MaxQueryBytes, "ask a question"); err != nil {
 		return knowledge.EngineAnswer{}, err
@@ -399,9 +400,22 @@ func renderPassages(b *strings.Builder, query string, ps []quotedSection, told [
 }
 
 func writeTold(b *strings.Builder, k knowledge.Knowledge) {
-	who := k.Tags.Caller
-	if who == "" {
-		who = "session " + k.Tags.Session
+	fmt.Fprintf(b, "- [tell #%d] %s: %s (told by %s, %s)\n", k.ID, wording.OneLine(k.Subject, 200), wording.OneLine(k.Text, 600), toldBy(k), k.At.UTC().Format(timeLayout))
+}
+
+// toldBy names who told k: the token that stored it, with the caller it
+// claimed as a label when that differs (anyone may claim any caller);
+// without a token (stdio, a server without tokens) the caller, else the
+// session.
+func toldBy(k knowledge.Knowledge) string {
+	caller := wording.OneLine(k.Tags.Caller, 100)
+	switch {
+	case k.Owner != "" && (caller == "" || caller == k.Owner):
+		return k.Owner
+	case k.Owner != "":
+		return fmt.Sprintf("%s, caller label %q", k.Owner, caller)
+	case caller != "":
+		return caller
 	}
-	fmt.Fprintf(b, "- [tell #%d] %s: %s (told by %s, %s)\n", k.ID, wording.OneLine(k.Subject, 200), wording.OneLine(k.Text, 600), who, k.At.UTC().Format(timeLayout))
+	return "session " + wording.OneLine(k.Tags.Session, 100)
 }

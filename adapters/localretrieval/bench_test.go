@@ -15,6 +15,7 @@ import (
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/knowledge"
+	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -64,7 +65,7 @@ func benchEngine(b *testing.B) *localretrieval.Engine {
 			indexLibrary(b, src, ix)
 		}
 		benchIx = ix
-		benchEng, benchErr = localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(), Library: src})
+		benchEng, benchErr = localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(journal.Limits{}), Library: src})
 	})
 	if benchErr != nil {
 		b.Fatal(benchErr)

@@ -25,7 +25,8 @@ const (
 // (docs and their best sections, by relevance, with sizes), what to read
 // first as one get_documents call, what agents told about it, and the
 // task's words the library has nothing on; at most BriefTokens tokens.
-func (e *Engine) Brief(ctx context.Context, q knowledge.BriefQuery) (knowledge.EngineAnswer, error) {
+func (e *Engine) Brief(ctx context.Context, q knowledge.BriefQuery) (_ knowledge.EngineAnswer, err error) {
+	defer e.contain("brief", &err)
 	task := strings.TrimSpace(q.Task)
 	if err := checkText("task", q.Task, MaxQueryBytes, "say what you are about to do"); err != nil {
 		return knowledge.EngineAnswer{}, err

@@ -11,8 +11,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/librarian/librarian/domain"
@@ -48,6 +51,13 @@ type Options struct {
 	Refresh func(ctx context.Context) error
 	// GuidanceTTL is how long guidance applies: 0 means 12 hours.
 	GuidanceTTL time.Duration
+	// IndexName names the index in status for a person, by its kind and
+	// library ("sqlite index of library 'docs'"), never by its path; ""
+	// means "the section index".
+	IndexName string
+	// Logger gets the detail of failures answers leave out (what the
+	// index's or journal's database said); nil means slog.Default().
+	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -60,6 +70,8 @@ type Engine struct {
 	refresh func(ctx context.Context) error
 	ttl     time.Duration
 	now     func() time.Time
+	name    string
+	logger  *slog.Logger
 
 	mu         sync.Mutex
 	cat        *domain.Catalog // the index's catalog, as of catKey
@@ -85,7 +97,66 @@ func New(o Options) (*Engine, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Engine{ix: o.Index, journal: o.Journal, library: o.Library, refresh: o.Refresh, ttl: ttl, now: now}, nil
+	name := o.IndexName
+	if name == "" {
+		name = "the section index"
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Engine{ix: o.Index, journal: o.Journal, library: o.Library, refresh: o.Refresh, ttl: ttl, now: now, name: name, logger: logger}, nil
+}
+
+// contain reduces *err, a failure of op, to what an answer may say. The
+// caller's mistakes, a refused quota, a session of another token and a
+// cancelled call pass as they are; anything else is the index's or the
+// journal's database failing, whose message may name the database, its
+// user, its host and port or a file's absolute path: that goes to the
+// server's log, and the answer says only what failed.
+func (e *Engine) contain(op string, err *error) {
+	switch {
+	case *err == nil, errors.Is(*err, domain.ErrInvalidArgument), errors.Is(*err, domain.ErrNotFound),
+		errors.Is(*err, knowledge.ErrQuota), errors.Is(*err, context.Canceled), errors.Is(*err, context.DeadlineExceeded):
+		return
+	case unreachable(*err):
+		e.logger.Warn("local engine: the index database is unreachable", "op", op, "error", (*err).Error())
+		*err = fmt.Errorf("%w (%s): try again later; the server's log has the detail", knowledge.ErrStoreUnreachable, op)
+	case errors.As(*err, new(*refreshError)):
+		e.logger.Warn("local engine: refreshing the index failed", "op", op, "error", (*err).Error())
+		*err = fmt.Errorf("%w (%s): refreshing the index from the library failed; the server's log has the detail", knowledge.ErrStoreFailed, op)
+	default:
+		e.logger.Warn("local engine: the index database failed", "op", op, "error", (*err).Error())
+		*err = fmt.Errorf("%w (%s); the server's log has the detail", knowledge.ErrStoreFailed, op)
+	}
+}
+
+// unreachable reports whether err is a database that did not answer: an
+// adapter said so, or the connection failed (a network error anywhere in
+// the chain, as pgx's connect errors wrap their dial).
+func unreachable(err error) bool {
+	var ne net.Error
+	return errors.Is(err, knowledge.ErrStoreUnreachable) || errors.As(err, &ne) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
+// own checks that session belongs to the call's token (knowledge.OwnerOf),
+// making it the token's when nobody used it yet: a session id is scoped to
+// the token that made it, so another token can neither read nor steer it.
+// A call without a session has nothing to check.
+func (e *Engine) own(ctx context.Context, session string) error {
+	if strings.TrimSpace(session) == "" {
+		return nil
+	}
+	ok, err := e.journal.Claim(ctx, session, knowledge.OwnerOf(ctx), e.now().UTC())
+	if err != nil {
+		return fmt.Errorf("journal: session owner: %w", err)
+	}
+	if !ok {
+		return fmt.Errorf("%w: no session '%s' for this token: a session belongs to the token that first used it; use a session id of your own",
+			domain.ErrNotFound, wording.OneLine(session, 100))
+	}
+	return nil
 }
 
 // Limits on what one call may ask.
@@ -126,10 +197,17 @@ func (e *Engine) prepare(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("refreshing the index: %w", err)
+		return &refreshError{err}
 	}
 	return nil
 }
+
+// refreshError is a failed refresh of the index: the library's files or
+// the index's database, which contain tells apart for the answer.
+type refreshError struct{ err error }
+
+func (e *refreshError) Error() string { return "refreshing the index: " + e.err.Error() }
+func (e *refreshError) Unwrap() error { return e.err }
 
 // catalogCheckEvery is how often the catalog's freshness is checked
 // against the index's status (counting rows is not free on a big index):
@@ -242,10 +320,15 @@ func (e *Engine) docID(ctx context.Context, path string) string {
 }
 
 // guidanceFor returns the session's guidance in force and its compiled
-// exclude patterns (both zero when none): what ask, brief and locate filter by.
+// exclude patterns (both zero when none): what ask, brief and locate filter
+// by. The session must be the call's token's (own): another token's
+// session is not found.
 func (e *Engine) guidanceFor(ctx context.Context, session string) (knowledge.SessionGuidance, knowledge.Excludes, error) {
 	if session == "" {
 		return knowledge.SessionGuidance{}, knowledge.Excludes{}, nil
+	}
+	if err := e.own(ctx, session); err != nil {
+		return knowledge.SessionGuidance{}, knowledge.Excludes{}, err
 	}
 	g, ok, err := e.journal.CurrentGuidance(ctx, session, e.now())
 	if err != nil || !ok {
@@ -263,7 +346,7 @@ func (e *Engine) log(ctx context.Context, kind, query string, tags knowledge.Eng
 		return
 	}
 	_ = e.journal.Record(context.WithoutCancel(ctx), knowledge.LoggedInteraction{
-		At: e.now().UTC(), Session: tags.Session, Caller: tags.Caller, Kind: kind, Query: wording.OneLine(query, 500),
+		At: e.now().UTC(), Session: tags.Session, Owner: knowledge.OwnerOf(ctx), Caller: tags.Caller, Kind: kind, Query: wording.OneLine(query, 500),
 		Served: served, GuidanceVersion: g.Version, ExcludedHits: excluded, Provider: provider,
 	})
 }

@@ -16,7 +16,8 @@ import (
 // Depends implements retrieval.Finder: an entry is a doc (by id or path);
 // depends_on are the docs it links to, dependents the docs linking to it,
 // by doc id, in the index's order.
-func (e *Engine) Depends(ctx context.Context, entryID string) (knowledge.Dependencies, error) {
+func (e *Engine) Depends(ctx context.Context, entryID string) (_ knowledge.Dependencies, err error) {
+	defer e.contain("depends", &err)
 	if err := checkText("eid", entryID, MaxQueryBytes, "give a doc id, as librarian_locate shows for [entry] hits"); err != nil {
 		return knowledge.Dependencies{}, err
 	}
@@ -50,7 +51,8 @@ func (e *Engine) Depends(ctx context.Context, entryID string) (knowledge.Depende
 
 // Status implements retrieval.Finder: the index's size and age, the files
 // changed since it was built, and the gaps and told knowledge recorded.
-func (e *Engine) Status(ctx context.Context) (knowledge.EngineStatus, error) {
+func (e *Engine) Status(ctx context.Context) (_ knowledge.EngineStatus, err error) {
+	defer e.contain("status", &err)
 	if err := e.prepare(ctx); err != nil {
 		return knowledge.EngineStatus{}, err
 	}
@@ -58,33 +60,43 @@ func (e *Engine) Status(ctx context.Context) (knowledge.EngineStatus, error) {
 	if err != nil {
 		return knowledge.EngineStatus{}, fmt.Errorf("index status: %w", err)
 	}
-	index := map[string]any{"docs": st.Docs, "sections": st.Sections, "bytes": st.Bytes, "where": st.Where}
+	// The index is named, never located: its file's path (or its
+	// database's host) is the server's business.
+	index := map[string]any{"docs": st.Docs, "sections": st.Sections, "bytes": st.Bytes, "where": e.name}
 	if st.BuiltAt > 0 {
 		index["built_at"] = st.BuiltAt
 	}
 	report := map[string]any{"engine": Provider, "ok": true, "index": index}
 	if changed, ok, err := e.changedSince(ctx); err != nil {
-		report["files_changed_since"] = "unknown: " + err.Error()
+		e.logger.Warn("local engine: status: counting the files changed since indexing", "error", err.Error())
+		report["files_changed_since"] = "unknown (the server's log says why)"
 	} else if ok {
 		report["files_changed_since"] = changed
 	}
-	gaps, err := e.journal.Knowledge(ctx, knowledge.KnowledgeGap, 0)
+	// Counted by the journal's database: status reads no record but the
+	// ten newest gaps, however many there are.
+	gapCount, err := e.journal.Count(ctx, knowledge.KnowledgeGap)
 	if err != nil {
 		return knowledge.EngineStatus{}, fmt.Errorf("journal: %w", err)
 	}
-	told, err := e.journal.Knowledge(ctx, knowledge.KnowledgeTold, 0)
+	toldCount, err := e.journal.Count(ctx, knowledge.KnowledgeTold)
+	if err != nil {
+		return knowledge.EngineStatus{}, fmt.Errorf("journal: %w", err)
+	}
+	gaps, err := e.journal.Knowledge(ctx, knowledge.KnowledgeGap, 10)
 	if err != nil {
 		return knowledge.EngineStatus{}, fmt.Errorf("journal: %w", err)
 	}
 	recent := []map[string]any{}
-	for i, g := range gaps {
-		if i == 10 {
-			break
+	for _, g := range gaps {
+		r := map[string]any{"id": g.ID, "subject": g.Subject, "missing": g.Text, "caller": g.Tags.Caller, "at": g.At.Unix()}
+		if g.Owner != "" {
+			r["owner"] = g.Owner
 		}
-		recent = append(recent, map[string]any{"id": g.ID, "subject": g.Subject, "missing": g.Text, "caller": g.Tags.Caller, "at": g.At.Unix()})
+		recent = append(recent, r)
 	}
-	report["gaps"] = map[string]any{"count": len(gaps), "recent": recent, "all": "librarian gaps"}
-	report["told"] = map[string]any{"count": len(told)}
+	report["gaps"] = map[string]any{"count": gapCount, "recent": recent, "all": "librarian gaps"}
+	report["told"] = map[string]any{"count": toldCount}
 	data, err := json.Marshal(report)
 	if err != nil {
 		return knowledge.EngineStatus{}, err
@@ -128,14 +140,19 @@ func (e *Engine) changedSince(ctx context.Context) (int, bool, error) {
 // Tell implements retrieval.Learner: the knowledge is stored in the
 // journal, with its session, caller and time, never in the library; ask
 // and brief quote it from then on, marked as told.
-func (e *Engine) Tell(ctx context.Context, t knowledge.Tell) (knowledge.Receipt, error) {
+func (e *Engine) Tell(ctx context.Context, t knowledge.Tell) (_ knowledge.Receipt, err error) {
+	defer e.contain("tell", &err)
 	if err := checkText("subject", t.Subject, MaxQueryBytes, "say what the knowledge is about"); err != nil {
 		return knowledge.Receipt{}, err
 	}
 	if err := checkText("info", t.Info, MaxInfoBytes, "write what the engine should know"); err != nil {
 		return knowledge.Receipt{}, err
 	}
-	k, err := e.journal.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeTold, Subject: strings.TrimSpace(t.Subject), Text: strings.TrimSpace(t.Info), Tags: t.Tags, At: e.now().UTC()})
+	if err := e.own(ctx, t.Tags.Session); err != nil {
+		return knowledge.Receipt{}, err
+	}
+	k, err := e.journal.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeTold, Subject: strings.TrimSpace(t.Subject), Text: strings.TrimSpace(t.Info),
+		Tags: t.Tags, Owner: knowledge.OwnerOf(ctx), At: e.now().UTC()})
 	if err != nil {
 		return knowledge.Receipt{}, fmt.Errorf("journal: %w", err)
 	}
@@ -145,14 +162,19 @@ func (e *Engine) Tell(ctx context.Context, t knowledge.Tell) (knowledge.Receipt,
 
 // Gap implements retrieval.Learner: the gap is recorded for the docs team
 // (librarian_status lists the recent ones, `librarian gaps` all of them).
-func (e *Engine) Gap(ctx context.Context, g knowledge.Gap) (knowledge.Receipt, error) {
+func (e *Engine) Gap(ctx context.Context, g knowledge.Gap) (_ knowledge.Receipt, err error) {
+	defer e.contain("gap", &err)
 	if err := checkText("subject", g.Subject, MaxQueryBytes, "say what you were looking for"); err != nil {
 		return knowledge.Receipt{}, err
 	}
 	if err := checkText("missing", g.Missing, MaxInfoBytes, "say what the engine could not answer"); err != nil {
 		return knowledge.Receipt{}, err
 	}
-	k, err := e.journal.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeGap, Subject: strings.TrimSpace(g.Subject), Text: strings.TrimSpace(g.Missing), Tags: g.Tags, At: e.now().UTC()})
+	if err := e.own(ctx, g.Tags.Session); err != nil {
+		return knowledge.Receipt{}, err
+	}
+	k, err := e.journal.Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeGap, Subject: strings.TrimSpace(g.Subject), Text: strings.TrimSpace(g.Missing),
+		Tags: g.Tags, Owner: knowledge.OwnerOf(ctx), At: e.now().UTC()})
 	if err != nil {
 		return knowledge.Receipt{}, fmt.Errorf("journal: %w", err)
 	}
@@ -164,7 +186,8 @@ func (e *Engine) Gap(ctx context.Context, g knowledge.Gap) (knowledge.Receipt, e
 // the engine's GuidanceTTL; a rejection (empty text, a malformed pattern,
 // patterns that would hide every doc) is a receipt with Stored false and
 // the reason, as seed 004's engine answers.
-func (e *Engine) Guide(ctx context.Context, g knowledge.Guidance) (knowledge.GuidanceReceipt, error) {
+func (e *Engine) Guide(ctx context.Context, g knowledge.Guidance) (_ knowledge.GuidanceReceipt, err error) {
+	defer e.contain("guide", &err)
 	reject := func(reason string) (knowledge.GuidanceReceipt, error) {
 		body, _ := json.Marshal(map[string]any{"stored": false, "reason": reason})
 		return knowledge.GuidanceReceipt{Reason: reason, Body: body}, nil
@@ -204,9 +227,12 @@ func (e *Engine) Guide(ctx context.Context, g knowledge.Guidance) (knowledge.Gui
 				excludes.Patterns(), hidden))
 		}
 	}
+	if err := e.own(ctx, g.Tags.Session); err != nil {
+		return knowledge.GuidanceReceipt{}, err
+	}
 	now := e.now().UTC()
 	stored, err := e.journal.SetGuidance(ctx, knowledge.SessionGuidance{
-		Session: g.Tags.Session, Caller: g.Tags.Caller, Text: strings.TrimSpace(g.Text), Exclude: g.Exclude,
+		Session: g.Tags.Session, Owner: knowledge.OwnerOf(ctx), Caller: g.Tags.Caller, Text: strings.TrimSpace(g.Text), Exclude: g.Exclude,
 		Expect: strings.TrimSpace(g.Expect), SetAt: now, ExpiresAt: now.Add(e.ttl),
 	})
 	if err != nil {
@@ -224,9 +250,13 @@ func (e *Engine) Guide(ctx context.Context, g knowledge.Guidance) (knowledge.Gui
 }
 
 // ClearGuide implements retrieval.Steward.
-func (e *Engine) ClearGuide(ctx context.Context, session string) (bool, error) {
+func (e *Engine) ClearGuide(ctx context.Context, session string) (_ bool, err error) {
+	defer e.contain("clearing guidance", &err)
 	if strings.TrimSpace(session) == "" {
 		return false, invalid("'session' is empty: say whose guidance to clear")
+	}
+	if err := e.own(ctx, session); err != nil {
+		return false, err
 	}
 	cleared, err := e.journal.ClearGuidance(ctx, session, e.now())
 	if err != nil {
@@ -238,12 +268,16 @@ func (e *Engine) ClearGuide(ctx context.Context, session string) (bool, error) {
 
 // Interactions implements retrieval.Steward: the session's last limit
 // rows, oldest first (limit 1 to MaxLogRows).
-func (e *Engine) Interactions(ctx context.Context, session string, limit int) ([]knowledge.Interaction, error) {
+func (e *Engine) Interactions(ctx context.Context, session string, limit int) (_ []knowledge.Interaction, err error) {
+	defer e.contain("session log", &err)
 	if strings.TrimSpace(session) == "" {
 		return nil, invalid("'session' is empty: say whose log to read")
 	}
 	if limit <= 0 || limit > MaxLogRows {
 		return nil, invalid("'limit' is %d: give 1 to %d", limit, MaxLogRows)
+	}
+	if err := e.own(ctx, session); err != nil {
+		return nil, err
 	}
 	rows, err := e.journal.Interactions(ctx, session, limit)
 	if err != nil {

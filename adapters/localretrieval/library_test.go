@@ -16,6 +16,7 @@ import (
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain/extract"
 	"github.com/librarian/librarian/ports/docindex"
+	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -80,7 +81,7 @@ func newLocal(t testing.TB, root string) *localretrieval.Engine {
 	}
 	t.Cleanup(func() { ix.Close() })
 	indexLibrary(t, src, ix)
-	eng, err := localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(), Library: src})
+	eng, err := localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(journal.Limits{}), Library: src})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/knowledge"
+	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/retrieval"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
 	"github.com/librarian/librarian/ports/sectionindex"
@@ -363,7 +364,7 @@ func TestLocateUnsettledIsNotStale(t *testing.T) {
 	if err := ix.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(), Library: src})
+	eng, err := localretrieval.New(localretrieval.Options{Index: ix, Journal: memjournal.New(journal.Limits{}), Library: src})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,8 @@ type locateCand struct {
 // document (extract.Names' kinds), catalog entries (docs, kind
 // "entry", with the docs they link to as depends_on), and, for a question
 // in words, the names and headings of the best-ranked sections.
-func (e *Engine) Locate(ctx context.Context, q knowledge.LocateQuery) (knowledge.Locations, error) {
+func (e *Engine) Locate(ctx context.Context, q knowledge.LocateQuery) (_ knowledge.Locations, err error) {
+	defer e.contain("locate", &err)
 	query := strings.TrimSpace(q.Query)
 	if err := checkText("q", q.Query, MaxQueryBytes, "name a function, route, config key, entry or file"); err != nil {
 		return knowledge.Locations{}, err

@@ -1,6 +1,8 @@
 // Package mcpresources is the library as MCP resources, for a person in a
 // client (an @ mention, an attachment, a resource picker): every doc and
-// image is a resource whose URI is built from its id, read as
+// image (the image index's, by id, and the files the docs' standard
+// markdown images show, by library path) is a resource whose URI is built
+// from its id, read as
 // get_documents returns it whole; templates name a doc, a section, a
 // folder's listing, a tag's and an image; completion/complete offers their
 // arguments; a subscribed doc's change and the list's are notified (the
@@ -92,7 +94,7 @@ var resourceTemplates = []*mcp.ResourceTemplate{
 	{URITemplate: tagTemplate, Name: "tag", Title: "The docs with a tag", MIMEType: "text/plain",
 		Description: "list_documents of the docs carrying a tag"},
 	{URITemplate: imageTemplate, Name: "image", Title: "An image of the library",
-		Description: "an image of the image index, by id, as a blob"},
+		Description: "an image, as a blob: an image index id, or the library path of a file a doc's markdown image shows"},
 }
 
 // resourceReader reads the library's URIs (readResource).
@@ -123,9 +125,14 @@ func listResources(lib *browse.Browser) mcp.Middleware {
 			if err != nil {
 				return nil, err
 			}
-			images, err := lib.ImageList(ctx)
-			if err != nil {
-				return nil, err
+			// Images come after the docs, and listing them parses every doc
+			// (for the files their markdown images show): only a page that
+			// reaches past the docs needs them.
+			var images []domain.Image
+			if start+resourcesPageSize >= len(docs) {
+				if images, err = lib.ImageList(ctx); err != nil {
+					return nil, err
+				}
 			}
 			all := make([]*mcp.Resource, 0, len(docs)+len(images))
 			for _, d := range docs {

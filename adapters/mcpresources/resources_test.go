@@ -1,7 +1,10 @@
 package mcpresources_test
 
 import (
+	"bytes"
 	"context"
+	"image/color"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +21,7 @@ import (
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/app/library/librarytest"
 	"github.com/librarian/librarian/app/search"
+	"github.com/librarian/librarian/ports/imagestore/imagestoretest"
 )
 
 // resourceClient serves the library at root (frontmatter convention, or
@@ -190,5 +194,44 @@ func TestAnswerPrompt(t *testing.T) {
 	}
 	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: mcpresources.AnswerPromptName, Arguments: map[string]string{"question": " "}}); err == nil {
 		t.Error("an empty question was accepted")
+	}
+}
+
+// TestStandardImagesAreResources: the file a doc's markdown image shows is
+// an image resource, by its library path, listed and read as a blob; a
+// file no doc shows is not found.
+func TestStandardImagesAreResources(t *testing.T) {
+	dir := t.TempDir()
+	png := imagestoretest.PNG(t, 2, 3, color.RGBA{R: 40, A: 255})
+	for name, data := range map[string][]byte{
+		"index.json":      []byte(`{"documents": [{"id": "guide", "path": "docs/guide.md"}]}`),
+		"docs/guide.md":   []byte("# Guide\n\n![Architecture](../img/arch.png)\n"),
+		"img/arch.png":    png,
+		"img/unshown.png": png,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := resourceClient(t, dir, true)
+	ctx := context.Background()
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := list.Resources[len(list.Resources)-1]
+	if len(list.Resources) != 2 || last.URI != "librarian://image/img%2Farch.png" || last.Name != "img/arch.png" || last.Title != "Architecture" {
+		t.Fatalf("resources: %d, last %+v; want the doc, then img/arch.png titled by its alt text", len(list.Resources), last)
+	}
+	img, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: last.URI})
+	if err != nil || len(img.Contents) != 1 || img.Contents[0].MIMEType != "image/png" || !bytes.Equal(img.Contents[0].Blob, png) {
+		t.Errorf("read %s: %v %+v", last.URI, err, img)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "librarian://image/img%2Funshown.png"}); err == nil {
+		t.Error("a file no doc shows was read as an image")
 	}
 }

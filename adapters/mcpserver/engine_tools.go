@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/librarian/librarian/app/engine"
+	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -154,13 +155,25 @@ func addEngineTool[In any](srv *mcp.Server, name, title string, writes, replaces
 		ann.DestructiveHint = jsonschema.Ptr(replaces)
 	}
 	addTool(srv, &mcp.Tool{Name: name, Description: description, Annotations: ann}, engineSchema[In](name, defaults),
-		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, error) {
-			out, err := run(ctx, in)
+		func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, error) {
+			out, err := run(knowledge.WithOwner(ctx, tokenName(req)), in)
 			if err != nil {
 				return nil, err
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}}, nil
 		})
+}
+
+// tokenName is the name of the bearer token the call's session was opened
+// with, as the HTTP listener's authentication recorded it; "" over stdio
+// and on a server without tokens. The engine records it as the owner of
+// what the call stores and scopes sessions to it, whatever `caller` the
+// arguments claim.
+func tokenName(req *mcp.CallToolRequest) string {
+	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil {
+		return ""
+	}
+	return req.Extra.TokenInfo.UserID
 }
 
 // engineSchema infers In's input schema with one plain type per property

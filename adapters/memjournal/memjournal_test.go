@@ -8,5 +8,5 @@ import (
 )
 
 func TestContract(t *testing.T) {
-	journaltest.Run(t, journaltest.Factory{New: func(t *testing.T) journal.Journal { return New() }})
+	journaltest.Run(t, journaltest.Factory{New: func(t *testing.T, l journal.Limits) journal.Journal { return New(l) }})
 }

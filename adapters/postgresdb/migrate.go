@@ -35,6 +35,16 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, schema, where string, m Mi
 	if err == nil && v == want {
 		return nil
 	}
+	if err != nil && (IsMissing(err) || SQLState(err) == "42501") {
+		// A role without USAGE on the schema sees none of its tables
+		// ("does not exist"), one without SELECT is refused: either way
+		// say which grant it lacks, not that the schema is missing.
+		if p, perr := readPrivileges(ctx, pool, schema, nil); perr == nil {
+			if gerr := p.grantProblem(where, schema); gerr != nil {
+				return gerr
+			}
+		}
+	}
 	if err != nil && !IsMissing(err) {
 		return fmt.Errorf("%s: read the %s schema version: %w", where, m.Component, err)
 	}
@@ -90,11 +100,32 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, schema, where string, m Mi
 	case errors.Is(err, ErrNewerSchema):
 		return err
 	case SQLState(err) == "42501": // insufficient_privilege
-		return fmt.Errorf("%s: the %s schema is missing or old (version %d, this librarian needs %d) and this role may not create it: run `librarian index --to …` once with a role that owns the database: %w", where, m.Component, from, want, err)
+		return cannotMigrate(ctx, pool, schema, where, m.Component, from, want, err)
 	case err != nil:
 		return fmt.Errorf("%s: create or migrate the %s schema: %w", where, m.Component, err)
 	}
 	return nil
+}
+
+// cannotMigrate words a migration the role had no privilege for: a schema
+// that does not exist and that the role may not create, or one at an
+// older version that it may not change.
+func cannotMigrate(ctx context.Context, pool querier, schema, where, component string, from, want int, err error) error {
+	p, perr := readPrivileges(ctx, pool, schema, nil)
+	role := "this role"
+	if perr == nil {
+		role = "role " + ident(p.role)
+	}
+	if perr != nil || !p.exists {
+		return fmt.Errorf("%s: schema %s does not exist and %s may not create it (no CREATE privilege on the database): "+
+			"run `librarian index --to …` once with a role that owns the database, which creates it: %w", where, ident(schema), role, err)
+	}
+	if from == 0 {
+		return fmt.Errorf("%s: schema %s holds no %s tables yet and %s may not create them: "+
+			"run `librarian index --to …` once with the role that owns schema %s: %w", where, ident(schema), component, role, ident(schema), err)
+	}
+	return fmt.Errorf("%s: the %s schema is at version %d, this librarian needs %d, and %s may not migrate it: "+
+		"run `librarian index --to …` once with the role that owns schema %s: %w", where, component, from, want, role, ident(schema), err)
 }
 
 func newer(where, component string, v, want int) error {

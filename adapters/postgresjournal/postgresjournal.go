@@ -6,7 +6,10 @@
 //
 // The servers of a team share one journal, so writes must not race: IDs
 // come from identity columns, a guidance version is bumped by one upsert
-// (`last_version + 1`), and the log is append-only.
+// (`last_version + 1`), a session's owner is settled by one upsert, an
+// owner's quota is checked under a transaction-scoped advisory lock on the
+// owner, and the log is appended to and pruned by statements that need no
+// read first.
 package postgresjournal
 
 import (
@@ -14,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -63,6 +67,22 @@ CREATE TABLE journal_log (
 );
 CREATE INDEX journal_log_session ON journal_log (session, id);
 `,
+	// 2: owners (the token that made each row; '' before), the sessions
+	// they hold, and the indexes the limits count and prune by.
+	`
+ALTER TABLE journal_knowledge ADD COLUMN owner text NOT NULL DEFAULT '';
+ALTER TABLE journal_guidance ADD COLUMN owner text NOT NULL DEFAULT '';
+ALTER TABLE journal_log ADD COLUMN owner text NOT NULL DEFAULT '';
+CREATE INDEX journal_knowledge_owner ON journal_knowledge (owner);
+CREATE INDEX journal_log_owner ON journal_log (owner, id);
+CREATE INDEX journal_log_at ON journal_log (at);
+CREATE TABLE journal_sessions (
+	session text PRIMARY KEY,
+	owner   text NOT NULL,
+	used_at timestamptz NOT NULL
+);
+CREATE INDEX journal_sessions_used ON journal_sessions (used_at);
+`,
 }}
 
 // Options tune Open.
@@ -74,12 +94,20 @@ type Options struct {
 	MaxConns int32
 	// Logger gets the adapter's few log lines; nil: slog.Default.
 	Logger *slog.Logger
+	// Limits bound what the journal keeps; each server applies its own to
+	// what it writes.
+	Limits journal.Limits
 }
 
 // Journal is a journal in one schema of a PostgreSQL database.
 type Journal struct {
-	pool  *pgxpool.Pool
-	where string
+	pool   *pgxpool.Pool
+	where  string
+	limits journal.Limits
+
+	mu       sync.Mutex
+	unpruned map[string]int // log rows by owner since this server last pruned it
+	prunedAt time.Time      // the row time of this server's last age prune
 }
 
 var _ journal.Journal = (*Journal)(nil)
@@ -99,7 +127,7 @@ func Open(ctx context.Context, dsn string, o Options) (*Journal, error) {
 		pool.Close()
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	return &Journal{pool: pool, where: where}, nil
+	return &Journal{pool: pool, where: where, limits: o.Limits, unpruned: map[string]int{}}, nil
 }
 
 // Writable reports whether this role may write every journal table (a
@@ -107,9 +135,10 @@ func Open(ctx context.Context, dsn string, o Options) (*Journal, error) {
 // own).
 func (j *Journal) Writable(ctx context.Context) (bool, error) {
 	var ok bool
-	err := j.pool.QueryRow(ctx, `SELECT has_table_privilege('journal_knowledge', 'INSERT')
-		AND has_table_privilege('journal_guidance', 'INSERT, UPDATE')
-		AND has_table_privilege('journal_log', 'INSERT')`).Scan(&ok)
+	err := j.pool.QueryRow(ctx, `SELECT has_table_privilege('journal_knowledge', 'INSERT, DELETE')
+		AND has_table_privilege('journal_guidance', 'INSERT, UPDATE, DELETE')
+		AND has_table_privilege('journal_log', 'INSERT, DELETE')
+		AND has_table_privilege('journal_sessions', 'INSERT, UPDATE, DELETE')`).Scan(&ok)
 	if err != nil {
 		return false, j.fail("check the role's privileges", err)
 	}
@@ -160,14 +189,45 @@ func nilIfEmpty(s []string) []string {
 	return s
 }
 
-// Learn implements journal.Learnings.
+// Learn implements journal.Learnings: the quota check, the insert and the
+// cap's prune are one transaction; the owner's advisory lock keeps two
+// servers from both passing the quota's last place.
 func (j *Journal) Learn(ctx context.Context, k knowledge.Knowledge) (knowledge.Knowledge, error) {
 	if k.At.IsZero() {
 		k.At = time.Now().UTC().Truncate(time.Microsecond)
 	}
-	err := j.pool.QueryRow(ctx, `INSERT INTO journal_knowledge (kind, subject, text, session, project, caller, at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-		k.Kind, k.Subject, k.Text, k.Tags.Session, k.Tags.Project, k.Tags.Caller, k.At.UTC()).Scan(&k.ID)
+	err := pgx.BeginFunc(ctx, j.pool, func(tx pgx.Tx) error {
+		if q := j.limits.OwnerRecords; q > 0 {
+			// Two statements: a statement's snapshot is taken when it
+			// starts, so a count in the lock's own statement could miss a
+			// record the lock's last holder committed.
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('librarian-journal-owner:' || $1))`, k.Owner); err != nil {
+				return err
+			}
+			var held int
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM journal_knowledge WHERE owner = $1`, k.Owner).Scan(&held); err != nil {
+				return err
+			}
+			if held >= q {
+				return journal.QuotaError(q)
+			}
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO journal_knowledge (kind, subject, text, session, project, caller, owner, at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+			k.Kind, k.Subject, k.Text, k.Tags.Session, k.Tags.Project, k.Tags.Caller, k.Owner, k.At.UTC()).Scan(&k.ID)
+		if err != nil {
+			return err
+		}
+		if c := j.limits.Records; c > 0 {
+			// The oldest rows are the first by ID: only those are read.
+			_, err = tx.Exec(ctx, `DELETE FROM journal_knowledge WHERE id IN
+				(SELECT id FROM journal_knowledge ORDER BY id LIMIT GREATEST(0, (SELECT count(*) FROM journal_knowledge) - $1))`, c)
+		}
+		return err
+	})
+	if errors.Is(err, knowledge.ErrQuota) {
+		return knowledge.Knowledge{}, err
+	}
 	if err != nil {
 		return knowledge.Knowledge{}, j.fail("store a "+k.Kind, err)
 	}
@@ -180,14 +240,14 @@ func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]know
 	if limit > 0 {
 		lim = &limit
 	}
-	rows, err := j.pool.Query(ctx, `SELECT id, kind, subject, text, session, project, caller, at FROM journal_knowledge
+	rows, err := j.pool.Query(ctx, `SELECT id, kind, subject, text, session, project, caller, owner, at FROM journal_knowledge
 		WHERE kind = $1 ORDER BY id DESC LIMIT $2`, kind, lim)
 	if err != nil {
 		return nil, j.fail("read "+kind+" records", err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (knowledge.Knowledge, error) {
 		var k knowledge.Knowledge
-		err := r.Scan(&k.ID, &k.Kind, &k.Subject, &k.Text, &k.Tags.Session, &k.Tags.Project, &k.Tags.Caller, &k.At)
+		err := r.Scan(&k.ID, &k.Kind, &k.Subject, &k.Text, &k.Tags.Session, &k.Tags.Project, &k.Tags.Caller, &k.Owner, &k.At)
 		k.At = k.At.UTC()
 		return k, err
 	})
@@ -197,16 +257,25 @@ func (j *Journal) Knowledge(ctx context.Context, kind string, limit int) ([]know
 	return out, nil
 }
 
+// Count implements journal.Learnings.
+func (j *Journal) Count(ctx context.Context, kind string) (int, error) {
+	var n int
+	if err := j.pool.QueryRow(ctx, `SELECT count(*) FROM journal_knowledge WHERE kind = $1`, kind).Scan(&n); err != nil {
+		return 0, j.fail("count "+kind+" records", err)
+	}
+	return n, nil
+}
+
 // SetGuidance implements journal.Guidance: one upsert takes the next
 // version, so servers setting guidance at once never share a version.
 func (j *Journal) SetGuidance(ctx context.Context, g knowledge.SessionGuidance) (knowledge.SessionGuidance, error) {
-	err := j.pool.QueryRow(ctx, `INSERT INTO journal_guidance AS g (session, last_version, active, caller, text, exclude, expect, set_at, expires_at)
-		VALUES ($1, 1, true, $2, $3, $4, $5, $6, $7)
-		ON CONFLICT (session) DO UPDATE SET last_version = g.last_version + 1, active = true, caller = excluded.caller,
+	err := j.pool.QueryRow(ctx, `INSERT INTO journal_guidance AS g (session, last_version, active, owner, caller, text, exclude, expect, set_at, expires_at)
+		VALUES ($1, 1, true, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (session) DO UPDATE SET last_version = g.last_version + 1, active = true, owner = excluded.owner, caller = excluded.caller,
 			text = excluded.text, exclude = excluded.exclude, expect = excluded.expect,
 			set_at = excluded.set_at, expires_at = excluded.expires_at
 		RETURNING last_version`,
-		g.Session, g.Caller, g.Text, nonNil(g.Exclude), g.Expect, stamp(g.SetAt), stamp(g.ExpiresAt)).Scan(&g.Version)
+		g.Session, g.Owner, g.Caller, g.Text, nonNil(g.Exclude), g.Expect, stamp(g.SetAt), stamp(g.ExpiresAt)).Scan(&g.Version)
 	if err != nil {
 		return knowledge.SessionGuidance{}, j.fail("store guidance", err)
 	}
@@ -218,9 +287,9 @@ func (j *Journal) SetGuidance(ctx context.Context, g knowledge.SessionGuidance) 
 func (j *Journal) CurrentGuidance(ctx context.Context, session string, now time.Time) (knowledge.SessionGuidance, bool, error) {
 	g := knowledge.SessionGuidance{Session: session}
 	var setAt, expiresAt *time.Time
-	err := j.pool.QueryRow(ctx, `SELECT last_version, caller, text, exclude, expect, set_at, expires_at FROM journal_guidance
+	err := j.pool.QueryRow(ctx, `SELECT last_version, owner, caller, text, exclude, expect, set_at, expires_at FROM journal_guidance
 		WHERE session = $1 AND active AND expires_at > $2`, session, now.UTC()).
-		Scan(&g.Version, &g.Caller, &g.Text, &g.Exclude, &g.Expect, &setAt, &expiresAt)
+		Scan(&g.Version, &g.Owner, &g.Caller, &g.Text, &g.Exclude, &g.Expect, &setAt, &expiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return knowledge.SessionGuidance{}, false, nil
 	}
@@ -248,15 +317,78 @@ func (j *Journal) ClearGuidance(ctx context.Context, session string, now time.Ti
 	return wasCurrent != nil && *wasCurrent, nil
 }
 
-// Record implements journal.Log.
+// Record implements journal.Log: the insert and the prunes the limits ask
+// for are one transaction.
 func (j *Journal) Record(ctx context.Context, i knowledge.LoggedInteraction) error {
-	_, err := j.pool.Exec(ctx, `INSERT INTO journal_log (session, caller, kind, query, served, guidance_version, excluded_hits, provider, at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		i.Session, i.Caller, i.Kind, i.Query, nonNil(i.Served), i.GuidanceVersion, i.ExcludedHits, i.Provider, i.At.UTC())
+	// Counting an owner's rows costs a scan of them: it is done once per
+	// c/100 of its rows, as journal.Limits allows.
+	j.mu.Lock()
+	pruneOwner := false
+	if c := j.limits.OwnerRows; c > 0 {
+		j.unpruned[i.Owner]++
+		if pruneOwner = j.unpruned[i.Owner] > c/100; pruneOwner {
+			j.unpruned[i.Owner] = 0
+		}
+	}
+	pruneAge := j.prunedAt.IsZero() || i.At.Sub(j.prunedAt) >= time.Minute
+	if pruneAge {
+		j.prunedAt = i.At
+	}
+	j.mu.Unlock()
+	err := pgx.BeginFunc(ctx, j.pool, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO journal_log (session, owner, caller, kind, query, served, guidance_version, excluded_hits, provider, at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			i.Session, i.Owner, i.Caller, i.Kind, i.Query, nonNil(i.Served), i.GuidanceVersion, i.ExcludedHits, i.Provider, i.At.UTC())
+		if err != nil {
+			return err
+		}
+		if c := j.limits.SessionRows; c > 0 {
+			_, err := tx.Exec(ctx, `DELETE FROM journal_log WHERE session = $1
+				AND id <= (SELECT id FROM journal_log WHERE session = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)`, i.Session, c)
+			if err != nil {
+				return err
+			}
+		}
+		if pruneOwner {
+			_, err := tx.Exec(ctx, `DELETE FROM journal_log WHERE owner = $1
+				AND id <= (SELECT id FROM journal_log WHERE owner = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)`, i.Owner, j.limits.OwnerRows)
+			if err != nil {
+				return err
+			}
+		}
+		if pruneAge {
+			return j.pruneAge(ctx, tx, i.At.UTC())
+		}
+		return nil
+	})
 	if err != nil {
 		return j.fail("log an interaction", err)
 	}
 	return nil
+}
+
+// pruneAge drops the rows older than MaxAge before now and forgets the
+// sessions unused for that long, or claimed over a minute ago and left with
+// neither log nor guidance in force. The statements of one WITH see one
+// snapshot, so the sessions to forget are chosen once.
+func (j *Journal) pruneAge(ctx context.Context, tx pgx.Tx, now time.Time) error {
+	var cutoff *time.Time
+	if j.limits.MaxAge > 0 {
+		c := now.Add(-j.limits.MaxAge)
+		cutoff = &c
+		if _, err := tx.Exec(ctx, `DELETE FROM journal_log WHERE at < $1`, c); err != nil {
+			return err
+		}
+	}
+	_, err := tx.Exec(ctx, `WITH forget AS (
+			SELECT s.session FROM journal_sessions s WHERE s.used_at < $1
+				OR s.used_at < $2 AND NOT EXISTS (SELECT 1 FROM journal_log l WHERE l.session = s.session)
+				AND NOT EXISTS (SELECT 1 FROM journal_guidance g WHERE g.session = s.session AND g.active AND g.expires_at > $3)
+		), guidance AS (DELETE FROM journal_guidance WHERE session IN (SELECT session FROM forget)),
+		log AS (DELETE FROM journal_log WHERE session IN (SELECT session FROM forget))
+		DELETE FROM journal_sessions WHERE session IN (SELECT session FROM forget)`,
+		cutoff, now.Add(-time.Minute), now)
+	return err
 }
 
 // Interactions implements journal.Log.
@@ -265,14 +397,14 @@ func (j *Journal) Interactions(ctx context.Context, session string, limit int) (
 	if limit > 0 {
 		lim = &limit
 	}
-	rows, err := j.pool.Query(ctx, `SELECT session, caller, kind, query, served, guidance_version, excluded_hits, provider, at FROM
+	rows, err := j.pool.Query(ctx, `SELECT session, owner, caller, kind, query, served, guidance_version, excluded_hits, provider, at FROM
 		(SELECT * FROM journal_log WHERE session = $1 ORDER BY id DESC LIMIT $2) last ORDER BY id`, session, lim)
 	if err != nil {
 		return nil, j.fail("read the session log", err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (knowledge.LoggedInteraction, error) {
 		var i knowledge.LoggedInteraction
-		err := r.Scan(&i.Session, &i.Caller, &i.Kind, &i.Query, &i.Served, &i.GuidanceVersion, &i.ExcludedHits, &i.Provider, &i.At)
+		err := r.Scan(&i.Session, &i.Owner, &i.Caller, &i.Kind, &i.Query, &i.Served, &i.GuidanceVersion, &i.ExcludedHits, &i.Provider, &i.At)
 		i.At = i.At.UTC()
 		i.Served = nilIfEmpty(i.Served)
 		return i, err
@@ -281,4 +413,32 @@ func (j *Journal) Interactions(ctx context.Context, session string, limit int) (
 		return nil, j.fail("read the session log", err)
 	}
 	return out, nil
+}
+
+// Claim implements journal.Sessions. A session used within the minute is
+// only read; otherwise one upsert, which updates the row only for its own
+// owner, both claims a new session and decides between two claimants (on
+// any of the team's servers).
+func (j *Journal) Claim(ctx context.Context, session, owner string, now time.Time) (bool, error) {
+	var held string
+	var used time.Time
+	err := j.pool.QueryRow(ctx, `SELECT owner, used_at FROM journal_sessions WHERE session = $1`, session).Scan(&held, &used)
+	switch {
+	case err == nil && held != owner:
+		return false, nil
+	case err == nil && !used.Before(now.Add(-time.Minute)):
+		return true, nil
+	case err != nil && !errors.Is(err, pgx.ErrNoRows):
+		return false, j.fail("read a session's owner", err)
+	}
+	err = j.pool.QueryRow(ctx, `INSERT INTO journal_sessions AS s (session, owner, used_at) VALUES ($1, $2, $3)
+		ON CONFLICT (session) DO UPDATE SET used_at = GREATEST(s.used_at, excluded.used_at) WHERE s.owner = excluded.owner
+		RETURNING owner`, session, owner, now.UTC()).Scan(&held)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return false, nil // another owner holds it
+	case err != nil:
+		return false, j.fail("claim a session", err)
+	}
+	return true, nil
 }

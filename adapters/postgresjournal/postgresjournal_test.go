@@ -50,8 +50,8 @@ var counter atomic.Int64
 func TestContract(t *testing.T) {
 	d := dsn(t)
 	schemas := map[journal.Journal]string{}
-	open := func(t *testing.T, schema string) journal.Journal {
-		j, err := postgresjournal.Open(context.Background(), d, postgresjournal.Options{Schema: schema, Logger: quiet})
+	open := func(t *testing.T, schema string, l journal.Limits) journal.Journal {
+		j, err := postgresjournal.Open(context.Background(), d, postgresjournal.Options{Schema: schema, Logger: quiet, Limits: l})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,15 +59,15 @@ func TestContract(t *testing.T) {
 		return j
 	}
 	journaltest.Run(t, journaltest.Factory{
-		New: func(t *testing.T) journal.Journal {
+		New: func(t *testing.T, l journal.Limits) journal.Journal {
 			schema := fmt.Sprintf("t_journal_%d_%d", os.Getpid(), counter.Add(1))
 			exec(t, d, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
-			return open(t, schema)
+			return open(t, schema, l)
 		},
 		Reopen: func(t *testing.T, j journal.Journal) journal.Journal {
 			schema := schemas[j]
 			j.Close()
-			return open(t, schema)
+			return open(t, schema, journal.Limits{})
 		},
 	})
 }
@@ -152,5 +152,72 @@ func TestReadOnlyRoleIsNotWritable(t *testing.T) {
 	defer ro.Close()
 	if ok, err := ro.Writable(ctx); err != nil || ok {
 		t.Errorf("the read-only role's journal: writable %v, %v; want false", ok, err)
+	}
+}
+
+// TestMigratesVersion1: a journal of the first release keeps its records,
+// with no owner, and gains sessions.
+func TestMigratesVersion1(t *testing.T) {
+	d := dsn(t)
+	schema := fmt.Sprintf("t_journal_v1_%d", os.Getpid())
+	exec(t, d, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
+	ctx := context.Background()
+	pool, where, name, err := postgresdb.Pool(ctx, d, schema, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := postgresdb.Migrate(ctx, pool, name, where, postgresjournal.Version1, quiet); err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+	exec(t, d, `INSERT INTO `+schema+`.journal_knowledge (kind, subject, text, session, project, caller, at) VALUES ('tell', 'old', 'kept', 's', '', 'w', now())`)
+	j, err := postgresjournal.Open(ctx, d, postgresjournal.Options{Schema: schema, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	told, err := j.Knowledge(ctx, knowledge.KnowledgeTold, 0)
+	if err != nil || len(told) != 1 || told[0].Text != "kept" || told[0].Owner != "" {
+		t.Errorf("after migrating: %+v %v", told, err)
+	}
+	if ok, err := j.Claim(ctx, "s", "alice", time.Now()); err != nil || !ok {
+		t.Errorf("claiming a session after migrating: %v %v", ok, err)
+	}
+}
+
+// Two servers on one database share one quota per owner: together they
+// never let an owner past it.
+func TestTwoServersShareAQuota(t *testing.T) {
+	d := dsn(t)
+	schema := fmt.Sprintf("t_journal_quota_%d", os.Getpid())
+	exec(t, d, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
+	ctx := context.Background()
+	var js [2]*postgresjournal.Journal
+	for i := range js {
+		j, err := postgresjournal.Open(ctx, d, postgresjournal.Options{Schema: schema, Logger: quiet, Limits: journal.Limits{OwnerRecords: 5}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer j.Close()
+		js[i] = j
+	}
+	done := make(chan error, 20)
+	for i := range 20 {
+		go func() {
+			_, err := js[i%2].Learn(ctx, knowledge.Knowledge{Kind: knowledge.KnowledgeTold, Subject: fmt.Sprint("s", i), Text: "t", Owner: "alice"})
+			done <- err
+		}()
+	}
+	stored := 0
+	for range 20 {
+		switch err := <-done; {
+		case err == nil:
+			stored++
+		case !errors.Is(err, knowledge.ErrQuota):
+			t.Fatal(err)
+		}
+	}
+	if stored != 5 {
+		t.Errorf("20 tells at once through two servers stored %d, want the quota of 5", stored)
 	}
 }

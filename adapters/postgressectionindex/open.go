@@ -5,7 +5,8 @@
 //
 // Everything lives in one schema (default "librarian"), created and migrated
 // by Open itself, in one transaction, under an advisory lock; a schema from
-// a newer librarian is refused. Documents keep their catalog entry, bytes
+// a newer librarian is refused. A schema holds one library, by name
+// (library.go): another library's ingest or server is refused. Documents keep their catalog entry, bytes
 // (bytea), parse (jsonb), names and links; sections carry a weighted
 // tsvector (doc title and heading path 'A', code identifiers 'B', body 'D')
 // with a GIN index, ranked by ts_rank_cd; a folded copy of each text has a
@@ -18,7 +19,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -41,6 +44,11 @@ type Options struct {
 	MaxConns int32
 	// Logger gets the adapter's few log lines (a migration); nil: slog.Default.
 	Logger *slog.Logger
+	// Library is the library the index is opened for: Open refuses a
+	// schema that holds another (ErrOtherLibrary), and the first Apply
+	// records it as the schema's. Nil (a server with no library root,
+	// serving whatever the schema holds) checks and records nothing.
+	Library *Library
 }
 
 // Index is a section index in one schema of a PostgreSQL database.
@@ -48,6 +56,9 @@ type Index struct {
 	pool   *pgxpool.Pool
 	schema string
 	where  string
+
+	library *Library    // Options.Library
+	claimed atomic.Bool // the library was recorded by this Index's writes
 
 	catMu  sync.Mutex
 	cat    *domain.Catalog // the last catalog read, nil before the first
@@ -74,7 +85,25 @@ func Open(ctx context.Context, dsn string, o Options) (*Index, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres index: %w", err)
 	}
-	return &Index{pool: pool, schema: name, where: where}, nil
+	// A read-only role granted USAGE but SELECT on only some tables (say,
+	// granted before an upgrade added one) fails here with the GRANT to
+	// run, not at its first call with "permission denied".
+	readable := tables
+	if o.Library != nil {
+		readable = append(slices.Clone(tables), "library")
+	}
+	if err := postgresdb.CheckReadable(ctx, pool, name, where, readable); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres index: %w", err)
+	}
+	ix := &Index{pool: pool, schema: name, where: where, library: o.Library}
+	if o.Library != nil {
+		if err := ix.checkLibrary(ctx, *o.Library); err != nil {
+			pool.Close()
+			return nil, err
+		}
+	}
+	return ix, nil
 }
 
 // Close releases the pool.

@@ -73,7 +73,39 @@ CREATE TABLE folders (
 	tags    text[]
 );
 `,
+	// 2: the library the schema holds (one per schema), recorded by its
+	// first ingest, so that another library's ingest or server is refused
+	// instead of silently replacing it (library.go).
+	`
+CREATE TABLE library (
+	singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+	name       text NOT NULL,
+	root       text NOT NULL,
+	host       text NOT NULL,
+	indexed_at timestamptz NOT NULL DEFAULT now()
+);
+-- Every role that may read the documents may read this table too: an
+-- upgrade must not take a read-only server's access away until someone
+-- runs GRANT SELECT again.
+DO $$
+DECLARE g record;
+BEGIN
+	FOR g IN SELECT DISTINCT a.grantee FROM pg_class c, aclexplode(c.relacl) a
+		WHERE c.oid = 'docs'::regclass AND a.privilege_type = 'SELECT' AND a.grantee <> c.relowner
+	LOOP
+		IF g.grantee = 0 THEN
+			EXECUTE 'GRANT SELECT ON library TO PUBLIC';
+		ELSE
+			EXECUTE format('GRANT SELECT ON library TO %s', g.grantee::regrole);
+		END IF;
+	END LOOP;
+END $$;
+`,
 }
+
+// tables are the section index's tables, which every role that serves it
+// must be able to read (postgresdb.CheckReadable).
+var tables = []string{"schema_versions", "meta", "docs", "sections", "names", "links", "folders"}
 
 // schema is the section index's part of the database.
 var schema = postgresdb.Migrations{Component: "sectionindex", Extensions: []string{"pg_trgm", "unaccent"}, Steps: migrations}
@@ -87,3 +119,7 @@ var ErrNewerSchema = postgresdb.ErrNewerSchema
 // ErrUnreachable: no server answered (down, or the network is); Open may
 // succeed later.
 var ErrUnreachable = postgresdb.ErrUnreachable
+
+// ErrNoPrivilege: the role lacks USAGE on the schema or SELECT on one of
+// its tables; the error names the grant and the GRANT statement to run.
+var ErrNoPrivilege = postgresdb.ErrNoPrivilege

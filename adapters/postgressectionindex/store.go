@@ -252,6 +252,14 @@ func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
 		// A lost connection releases the lock on the server by itself.
 		_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtext('librarian-writer:' || $1))`, ix.schema)
 	}()
+	if ix.library != nil && !ix.claimed.Load() {
+		// Before the first write: a schema of another library is refused
+		// whole, never partly replaced.
+		if err := ix.claimLibrary(ctx, conn); err != nil {
+			return err
+		}
+		ix.claimed.Store(true)
+	}
 	if len(u.Remove) > 0 {
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, `DELETE FROM docs WHERE path = ANY($1)`, u.Remove); err != nil {

@@ -1,10 +1,12 @@
 package sqlitejournal
 
 import (
+	"context"
 	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/journal/journaltest"
@@ -12,8 +14,8 @@ import (
 
 func TestContract(t *testing.T) {
 	journaltest.Run(t, journaltest.Factory{
-		New: func(t *testing.T) journal.Journal {
-			j, err := Open(filepath.Join(t.TempDir(), "index.db"))
+		New: func(t *testing.T, l journal.Limits) journal.Journal {
+			j, err := Open(filepath.Join(t.TempDir(), "index.db"), l)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -24,7 +26,7 @@ func TestContract(t *testing.T) {
 			if err := j.Close(); err != nil {
 				t.Fatal(err)
 			}
-			again, err := Open(path)
+			again, err := Open(path, journal.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +46,7 @@ func TestSharesAFile(t *testing.T) {
 	if _, err := db.Exec(`CREATE TABLE docs (path TEXT PRIMARY KEY); PRAGMA user_version = 7`); err != nil {
 		t.Fatal(err)
 	}
-	j, err := Open(path)
+	j, err := Open(path, journal.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,42 @@ func TestSharesAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "schema version is 99") {
+	if _, err := Open(path, journal.Limits{}); err == nil || !strings.Contains(err.Error(), "schema version is 99") {
 		t.Errorf("opening a journal of an unknown version: %v", err)
+	}
+}
+
+// TestMigratesVersion1: a journal written by the first release keeps its
+// records, with no owner, and gains sessions.
+func TestMigratesVersion1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(schema + `INSERT INTO journal_meta (key, value) VALUES ('schema_version', '1');
+		INSERT INTO journal_knowledge (kind, subject, text, session, project, caller, at_ns) VALUES ('tell', 'old', 'kept', 's', '', 'w', 1);
+		INSERT INTO journal_log (session, caller, kind, query, served, guidance_version, excluded_hits, provider, at_ns) VALUES ('s', 'w', 'ask', 'q', '[]', 0, 0, '', 1)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	j, err := Open(path, journal.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	told, err := j.Knowledge(context.Background(), "tell", 0)
+	if err != nil || len(told) != 1 || told[0].Text != "kept" || told[0].Owner != "" {
+		t.Errorf("after migrating: %+v %v", told, err)
+	}
+	if rows, err := j.Interactions(context.Background(), "s", 0); err != nil || len(rows) != 1 || rows[0].Owner != "" {
+		t.Errorf("log after migrating: %+v %v", rows, err)
+	}
+	if ok, err := j.Claim(context.Background(), "s", "alice", time.Now()); err != nil || !ok {
+		t.Errorf("claiming a session of version 1: %v %v", ok, err)
+	}
+	var v string
+	if err := j.db.QueryRow(`SELECT value FROM journal_meta WHERE key = 'schema_version'`).Scan(&v); err != nil || v != "2" {
+		t.Errorf("schema version %q (%v), want 2", v, err)
 	}
 }

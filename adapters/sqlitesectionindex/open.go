@@ -137,6 +137,9 @@ func Open(ctx context.Context, root, dir string, log *slog.Logger) (*Index, erro
 		return OpenMemory()
 	}
 	ix.log = log
+	if real, err := realPath(root); err == nil {
+		ix.recordRoot(ctx, real, time.Now())
+	}
 	return ix, nil
 }
 

@@ -12,8 +12,10 @@ const applicationID = 0x4C494252
 
 // schemaVersion is kept in the file's user_version. An older version is
 // dropped and rebuilt (the library is the source of truth); a newer one
-// (a newer Librarian) is bypassed, never touched.
-const schemaVersion = 4
+// (a newer Librarian) is bypassed, never touched. 5: the stored parses
+// carry standard markdown images (domain.StructureVersion 1), so an index
+// of version 4 is rebuilt rather than parsed again doc by doc.
+const schemaVersion = 5
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.

@@ -29,6 +29,7 @@ import (
 	"github.com/librarian/librarian/app/config"
 	"github.com/librarian/librarian/app/engine"
 	"github.com/librarian/librarian/app/library"
+	"github.com/librarian/librarian/app/localindex"
 	"github.com/librarian/librarian/app/search"
 	"github.com/librarian/librarian/app/tscompat"
 	"github.com/librarian/librarian/ports/docindex"
@@ -53,6 +54,7 @@ func Module(s config.Settings, logger *slog.Logger) fx.Option {
 	return fx.Options(
 		fx.Supply(s, logger),
 		library,
+		fx.Provide(newIndexFiles),
 		EngineModule(s),
 		MCPModule(),
 		HTTPModule(),
@@ -161,6 +163,16 @@ func metaCacheFile(s config.Settings) string {
 		return ""
 	}
 	return strings.TrimSuffix(file, ".sqlite") + ".frontmatter"
+}
+
+// newIndexFiles is the use case of the local index files in
+// LIBRARY_INDEX_DIR (librarian index --list, --prune): needs no library.
+func newIndexFiles(s config.Settings) (*localindex.Files, error) {
+	store, err := sqlitesectionindex.NewFiles(s.IndexDir)
+	if err != nil {
+		return nil, err
+	}
+	return localindex.New(store, nil), nil
 }
 
 // MarkdownModule provides the goldmark parser.

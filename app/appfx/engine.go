@@ -3,7 +3,9 @@ package appfx
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/librarian/librarian/adapters/engineapi"
@@ -43,12 +45,15 @@ func newLocalEngine(s config.Settings, logger *slog.Logger, lib *library.Library
 		lib.UseIndex(mem, logger)
 		ix = mem
 	}
-	var j journal.Journal = memjournal.New()
+	limits := JournalLimits(s.Journal)
+	var j journal.Journal = memjournal.New(limits)
+	kind := "in-memory"
 	if s.PostgresIndex() {
+		kind = "postgres"
 		// The team's servers share one journal in the index's database. A
 		// role that may not create or write its tables (a read-only
 		// server) keeps the journal in memory for the run.
-		pj, err := postgresjournal.Open(context.Background(), s.Index, postgresjournal.Options{Logger: logger})
+		pj, err := postgresjournal.Open(context.Background(), s.Index, postgresjournal.Options{Logger: logger, Limits: limits})
 		writable := false
 		if err == nil {
 			if writable, err = pj.Writable(context.Background()); err == nil && !writable {
@@ -65,14 +70,33 @@ func newLocalEngine(s config.Settings, logger *slog.Logger, lib *library.Library
 			j = pj
 		}
 	} else if f, ok := ix.(interface{ File() string }); ok && f.File() != "" {
-		sj, err := sqlitejournal.Open(f.File())
+		kind = "sqlite"
+		sj, err := sqlitejournal.Open(f.File(), limits)
 		if err != nil {
 			logger.Warn("journal: using memory for this run", "file", f.File(), "reason", err.Error())
 		} else {
 			j = sj
 		}
 	}
-	return localretrieval.New(localretrieval.Options{Index: ix, Journal: j, Library: src, Refresh: lib.IndexFreshener(indexRefreshEvery)})
+	return localretrieval.New(localretrieval.Options{Index: ix, Journal: j, Library: src, Refresh: lib.IndexFreshener(indexRefreshEvery),
+		IndexName: IndexName(kind, s.Root), Logger: logger})
+}
+
+// JournalLimits are the journal's bounds as the settings give them.
+func JournalLimits(j config.JournalSettings) journal.Limits {
+	return journal.Limits{OwnerRecords: j.Quota, Records: j.MaxRecords, SessionRows: j.LogPerSession, OwnerRows: j.LogPerToken,
+		MaxAge: time.Duration(j.LogDays) * 24 * time.Hour}
+}
+
+// IndexName names a section index for answers by its kind and its
+// library's folder name ("sqlite index of library 'docs'"): where its file
+// or its database is stays out of every answer.
+func IndexName(kind, root string) string {
+	name := filepath.Base(filepath.Clean(root))
+	if abs, err := filepath.Abs(root); err == nil {
+		name = filepath.Base(abs)
+	}
+	return fmt.Sprintf("%s index of library '%s'", kind, name)
 }
 
 // NewEngineAPI is seed 004's engine API (every endpoint under

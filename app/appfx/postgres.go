@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/librarian/librarian/adapters/postgressectionindex"
@@ -36,8 +38,9 @@ func openPostgresIndex(s config.Settings, logger *slog.Logger) (*postgressection
 	if !s.IndexWait {
 		delays = nil
 	}
+	opts := postgressectionindex.Options{Logger: logger, Library: indexedLibrary(s)}
 	for attempt := 0; ; attempt++ {
-		ix, err := postgressectionindex.Open(ctx, s.Index, postgressectionindex.Options{Logger: logger})
+		ix, err := postgressectionindex.Open(ctx, s.Index, opts)
 		if err == nil {
 			if attempt > 0 {
 				logger.Warn("postgres index reached", "where", ix.Where(), "attempts", attempt+1)
@@ -50,4 +53,25 @@ func openPostgresIndex(s config.Settings, logger *slog.Logger) (*postgressection
 		logger.Warn("postgres index unreachable; retrying", "in", delays[attempt], "err", err.Error())
 		time.Sleep(delays[attempt])
 	}
+}
+
+// indexedLibrary names the library a PostgreSQL index is opened for: the
+// one at the root, by LIBRARY_NAME or else the root folder's own name (its
+// identity in the schema, the same on every machine); nil when the
+// library is served from the index alone, which serves whatever the
+// schema holds.
+func indexedLibrary(s config.Settings) *postgressectionindex.Library {
+	if FromIndexOnly(s) {
+		return nil
+	}
+	root, err := filepath.Abs(s.Root)
+	if err != nil {
+		root = s.Root
+	}
+	name := s.LibraryName
+	if name == "" {
+		name = filepath.Base(root)
+	}
+	host, _ := os.Hostname()
+	return &postgressectionindex.Library{Name: name, Root: root, Host: host}
 }

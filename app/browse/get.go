@@ -3,6 +3,7 @@ package browse
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -16,8 +17,9 @@ import (
 type GetRequest struct {
 	// Select is what to return, in order (domain.ParseSelectors reads it).
 	Select []domain.Selector
-	// IncludeImages sends the images of `![[image:ID]]` stubs; a selector's
-	// own include_images overrides it.
+	// IncludeImages sends the images of `![[image:ID]]` stubs and the
+	// files of standard markdown images; a selector's own include_images
+	// overrides it.
 	IncludeImages bool
 	// IncludeCode keeps fenced code blocks; when false each becomes a
 	// placeholder. The tool's default is true: callers set it. A selector's
@@ -127,41 +129,72 @@ func (l *Browser) openTargets(ctx context.Context, targets []domain.Target) (map
 	return docs, nil
 }
 
-// readImages reads the image index when a chunk holds a stub, and the
-// images the chunks send (answer.ImagesToRead), in order, until
-// maxImagesRead bytes are read.
+// readImages reads the image index when a chunk holds one of its stubs,
+// and the images the chunks send (answer.ImageSources: indexed images and
+// the files of standard images), in order, until maxImagesRead bytes are
+// read.
 func (l *Browser) readImages(ctx context.Context, chunks []*answer.Chunk) (answer.Images, error) {
 	max := l.lib.Config().MaxImageBytes
 	imgs := answer.Images{MaxBytes: max}
 	store := l.lib.Images()
-	if !answer.NeedsImageIndex(chunks) {
+	if answer.NeedsImageIndex(chunks) {
+		switch index, err := l.imageIndex(ctx); {
+		case store == nil:
+			imgs.Unavailable = "the library has no image index"
+		case err != nil:
+			imgs.Unavailable = fmt.Sprintf("the image index cannot be read: %v", err)
+		default:
+			imgs.Index = index
+		}
+	}
+	sources := answer.ImageSources(chunks, imgs.Index)
+	if len(sources) == 0 {
 		return imgs, nil
 	}
-	if store == nil {
-		imgs.Unavailable = "the library has no image index"
-		return imgs, nil
-	}
-	index, err := store.Images(ctx)
-	if err != nil {
-		imgs.Unavailable = fmt.Sprintf("the image index cannot be read: %v", err)
-		return imgs, nil
-	}
-	imgs.Index = index
-	ids := answer.ImagesToRead(chunks, index)
-	imgs.Files = make(map[string]answer.ImageFile, len(ids))
+	imgs.Files = map[string]answer.ImageFile{}
+	imgs.Local = map[string]answer.ImageFile{}
 	read := 0
-	for _, id := range ids {
+	for _, src := range sources {
 		if read > maxImagesRead {
 			break
 		}
-		data, err := store.Read(ctx, id, max)
+		if src.ID == "" && store == nil {
+			imgs.Local[src.Path] = answer.ImageFile{Err: errNoImageFiles}
+			continue
+		}
+		var data []byte
+		var err error
+		if src.ID != "" {
+			data, err = store.Read(ctx, src.ID, max)
+		} else {
+			data, err = store.ReadFile(ctx, src.Path, max)
+		}
 		if cerr := ctx.Err(); cerr != nil {
 			return answer.Images{}, cerr
 		}
 		read += len(data)
-		imgs.Files[id] = answer.ImageFile{Data: data, MIME: imageMIME(data), Err: err}
+		f := answer.ImageFile{Data: data, MIME: imageMIME(data), Err: err}
+		if src.ID != "" {
+			imgs.Files[src.ID] = f
+		} else {
+			imgs.Local[src.Path] = f
+		}
 	}
 	return imgs, nil
+}
+
+// errNoImageFiles is why a standard image is not read in a library served
+// from its section index alone, which holds no image files.
+var errNoImageFiles = errors.New("the library has no image store to read image files with (it is served from its section index alone)")
+
+// imageIndex returns the image index; nil, nil when the library has no
+// image store.
+func (l *Browser) imageIndex(ctx context.Context) (map[string]domain.Image, error) {
+	store := l.lib.Images()
+	if store == nil {
+		return nil, nil
+	}
+	return store.Images(ctx)
 }
 
 // imageMIME sniffs an image's type from its bytes; SVG, which the sniffer

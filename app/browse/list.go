@@ -74,7 +74,7 @@ func (l *Browser) ListDocuments(ctx context.Context, req ListRequest) (string, e
 		if !d.HasTokens {
 			docTokens[i] = domain.EstimateTokens(sizes[i])
 		}
-		inDepth[i] = req.Depth < 0 || domain.DepthBelow(d.Path, root) <= req.Depth || d.Path == path.Join(root, "index.md")
+		inDepth[i] = req.Depth < 0 || domain.DepthBelow(d.Path, root) <= req.Depth || domain.IsFolderIndex(d.Path, root)
 	}
 	tree := domain.BuildListTree(root, paths, docTokens, inDepth, req.Depth)
 

@@ -99,8 +99,12 @@ func (l *Browser) ReadDoc(ctx context.Context, name, section string) (text strin
 	return answer.Answer{Parts: ans.Parts}.String(), true, nil
 }
 
-// ImageList returns the library's image index by id, sorted by id; none
-// when the library has no image store.
+// ImageList returns the library's images, sorted by name: the image
+// index's by id, and the files that standard images of its docs name
+// inside the library, once each, by library path (ID and Path; Caption is
+// the first alt text or title that names it). A path that is also an
+// index id is listed once, as the index's image. None when the library has
+// no image store: there is nothing to read them with.
 func (l *Browser) ImageList(ctx context.Context) ([]domain.Image, error) {
 	store := l.lib.Images()
 	if store == nil {
@@ -110,23 +114,78 @@ func (l *Browser) ImageList(ctx context.Context) ([]domain.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]domain.Image, 0, len(index))
+	files, err := l.docImages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Image, 0, len(index)+len(files))
 	for id, img := range index {
 		img.ID = id
 		out = append(out, img)
+	}
+	for p, img := range files {
+		if _, taken := index[p]; !taken {
+			out = append(out, img)
+		}
 	}
 	slices.SortFunc(out, func(a, b domain.Image) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
 }
 
+// docImages returns the files the standard images of the library's docs
+// name inside it, by library path. Docs that cannot be opened name none.
+func (l *Browser) docImages(ctx context.Context) (map[string]domain.Image, error) {
+	cat, err := l.lib.Catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	parsed, _ := l.lib.OpenAll(ctx, cat.Docs)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	files := map[string]domain.Image{}
+	for i, d := range cat.Docs {
+		if parsed[i] == nil {
+			continue
+		}
+		for _, stub := range parsed[i].Structure.Images {
+			if !stub.Standard() {
+				continue
+			}
+			t := domain.ResolveImage(d.Path, stub.Src)
+			if _, seen := files[t.Path]; t.Kind == domain.ImageLocal && !seen {
+				files[t.Path] = domain.Image{ID: t.Path, File: t.Path, Path: t.Path, Caption: stub.Caption()}
+			}
+		}
+	}
+	return files, nil
+}
+
 // ReadImage returns an image's bytes and type, within the library's
-// per-image limit; ok is false when the library has no such image.
+// per-image limit: id is an image index id, or the library path of a file
+// a standard image of some doc names. ok is false when the library has no
+// such image (a file no doc shows is none, even inside the library).
 func (l *Browser) ReadImage(ctx context.Context, id string) (data []byte, mime string, ok bool, err error) {
 	store := l.lib.Images()
 	if store == nil {
 		return nil, "", false, nil
 	}
-	data, err = store.Read(ctx, id, l.lib.Config().MaxImageBytes)
+	index, err := store.Images(ctx)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if _, indexed := index[id]; indexed {
+		data, err = store.Read(ctx, id, l.lib.Config().MaxImageBytes)
+	} else {
+		files, ferr := l.docImages(ctx)
+		if ferr != nil {
+			return nil, "", false, ferr
+		}
+		if _, shown := files[id]; !shown {
+			return nil, "", false, nil
+		}
+		data, err = store.ReadFile(ctx, id, l.lib.Config().MaxImageBytes)
+	}
 	if errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrRefused) {
 		return nil, "", false, nil
 	}

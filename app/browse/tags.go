@@ -26,13 +26,60 @@ type TagsRequest struct {
 // tags are its convention's: inherited ones included, so a folder's
 // index.md tag counts once for every doc below it.
 func (l *Browser) ListTags(ctx context.Context, req TagsRequest) (string, error) {
-	cat, err := l.lib.Catalog(ctx)
+	tl, err := l.TagsData(ctx, req)
 	if err != nil {
 		return "", err
 	}
+	var b strings.Builder
+	if len(tl.Tags) == 0 {
+		where := "in the library"
+		if tl.Root != "" {
+			where = "under " + tl.Root + "/"
+		}
+		if req.Depth >= 0 {
+			// Counting every doc would hide that depth left the others out.
+			where = fmt.Sprintf("within depth %d of %s", req.Depth, strings.TrimPrefix(strings.TrimPrefix(where, "in "), "under "))
+		}
+		fmt.Fprintf(&b, "No tags: none of the %d %s %s carries one.\n", tl.Docs, wording.Plural(tl.Docs, "doc", "docs"), where)
+	}
+	for _, t := range tl.Tags {
+		fmt.Fprintf(&b, "- %s (%d)\n", t.Tag, len(t.Paths))
+		if req.IncludePaths {
+			for _, p := range t.Paths {
+				fmt.Fprintf(&b, "  - %s\n", p)
+			}
+		}
+	}
+	wording.WriteNotes(&b, tl.Notes)
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// TagList is list_tags' answer as data (the command line's tags --json).
+type TagList struct {
+	Root  string // the folder counted ("" the whole library), cleaned
+	Docs  int    // docs in scope
+	Tags  []TagCount
+	Notes []string
+}
+
+// TagCount is one tag and the paths of the docs in scope carrying it, in
+// path order.
+type TagCount struct {
+	Tag   string
+	Paths []string
+}
+
+// TagsData counts the tags of the docs in scope as ListTags does, most
+// used first, ties by name in byte order; every tag's paths are given
+// (IncludePaths only shapes the text).
+func (l *Browser) TagsData(ctx context.Context, req TagsRequest) (TagList, error) {
+	cat, err := l.lib.Catalog(ctx)
+	if err != nil {
+		return TagList{}, err
+	}
 	docs, root, err := domain.ScopeDocs(cat, domain.Scope{Root: req.Root, Depth: req.Depth})
 	if err != nil {
-		return "", err
+		return TagList{}, err
 	}
 	paths := map[string][]string{}
 	for _, d := range docs {
@@ -40,38 +87,16 @@ func (l *Browser) ListTags(ctx context.Context, req TagsRequest) (string, error)
 			paths[t] = append(paths[t], d.Path)
 		}
 	}
-	tags := make([]string, 0, len(paths))
-	for t := range paths {
-		tags = append(tags, t)
+	tl := TagList{Root: root, Docs: len(docs), Notes: domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools())}
+	for t, ps := range paths {
+		tl.Tags = append(tl.Tags, TagCount{Tag: t, Paths: ps})
 	}
-	sort.Slice(tags, func(i, j int) bool {
-		a, b := tags[i], tags[j]
-		if len(paths[a]) != len(paths[b]) {
-			return len(paths[a]) > len(paths[b])
+	sort.Slice(tl.Tags, func(i, j int) bool {
+		a, b := tl.Tags[i], tl.Tags[j]
+		if len(a.Paths) != len(b.Paths) {
+			return len(a.Paths) > len(b.Paths)
 		}
-		return a < b
+		return a.Tag < b.Tag
 	})
-
-	var b strings.Builder
-	if len(tags) == 0 {
-		where := "in the library"
-		if root != "" {
-			where = "under " + root + "/"
-		}
-		if req.Depth >= 0 {
-			// Counting every doc would hide that depth left the others out.
-			where = fmt.Sprintf("within depth %d of %s", req.Depth, strings.TrimPrefix(strings.TrimPrefix(where, "in "), "under "))
-		}
-		fmt.Fprintf(&b, "No tags: none of the %d %s %s carries one.\n", len(docs), wording.Plural(len(docs), "doc", "docs"), where)
-	}
-	for _, t := range tags {
-		fmt.Fprintf(&b, "- %s (%d)\n", t, len(paths[t]))
-		if req.IncludePaths {
-			for _, p := range paths[t] {
-				fmt.Fprintf(&b, "  - %s\n", p)
-			}
-		}
-	}
-	wording.WriteNotes(&b, domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools()))
-	return strings.TrimRight(b.String(), "\n"), nil
+	return tl, nil
 }

@@ -38,6 +38,10 @@ type Settings struct {
 	// IndexDir is LIBRARY_INDEX_DIR: where index files live; "" means the
 	// user's cache folder (os.UserCacheDir()/librarian).
 	IndexDir string
+	// LibraryName is LIBRARY_NAME: the library's name in a PostgreSQL
+	// index, which holds one library per schema; "" means the root
+	// folder's name.
+	LibraryName string
 	// IndexWait makes opening a PostgreSQL index retry with backoff while
 	// the database is unreachable (serve sets it; commands fail at once).
 	IndexWait bool
@@ -62,6 +66,8 @@ type Settings struct {
 	From map[string]string
 
 	HTTP HTTPSettings // serve --http (settings_http.go)
+
+	Journal JournalSettings // the local engine's journal bounds (settings_journal.go)
 }
 
 // A SettingSpec is one setting, declared once: the flags and environment
@@ -171,6 +177,12 @@ var SettingSpecs = append([]SettingSpec{
 	{Key: "index-dir", Flags: []string{"index-dir"}, Env: []string{"LIBRARY_INDEX_DIR"}, Value: "DIR", Default: "the user cache folder's librarian/",
 		Help:  "folder of the section index files",
 		Apply: func(s *Settings, v, _ string) error { s.IndexDir = v; return nonEmpty(v, "a folder") }},
+	{Key: "library-name", Flags: []string{"library-name"}, Env: []string{"LIBRARY_NAME"}, Value: "NAME", Default: "the root folder's name",
+		Help: "the library's name in a PostgreSQL index (one library per schema): the same library in folders of other names needs the same name",
+		Apply: func(s *Settings, v, _ string) error {
+			s.LibraryName = strings.TrimSpace(v)
+			return nonEmpty(v, "a name")
+		}},
 	{Key: "engine-url", Flags: []string{"engine-url"}, Env: []string{"LIBRARIAN_URL"}, Value: "URL",
 		Help: "retrieval engine (serves the engine tools)",
 		Apply: func(s *Settings, v, _ string) error {
@@ -203,7 +215,7 @@ var SettingSpecs = append([]SettingSpec{
 	{Key: "CLAUDE_CODE_SESSION_ID", Env: []string{"CLAUDE_CODE_SESSION_ID"},
 		Help:  "session id sent to the engine",
 		Apply: func(s *Settings, v, _ string) error { s.Session = v; return nil }},
-}, httpSettingSpecs...)
+}, append(httpSettingSpecs, journalSettingSpecs...)...)
 
 // A FlagValue is one settings flag as written on the command line, without
 // its dashes.
@@ -221,6 +233,7 @@ func DefaultSettings() Settings {
 		MaxAnswerTokens: 20000,
 		SearchTimeout:   domain.DefaultSearchTimeout,
 		Index:           "on",
+		Journal:         DefaultJournalSettings(),
 	}
 }
 

@@ -114,3 +114,27 @@ func TestEverySettingHasAKeyAndARule(t *testing.T) {
 		}
 	}
 }
+
+func TestJournalSettings(t *testing.T) {
+	s, err := config.LoadSettings(func(string) string { return "" }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Journal != config.DefaultJournalSettings() || s.Journal.Quota != 1000 || s.Journal.MaxRecords != 5000 || s.Journal.LogDays != 30 ||
+		s.Journal.LogPerSession != 1000 || s.Journal.LogPerToken != 20000 {
+		t.Errorf("default journal bounds: %+v", s.Journal)
+	}
+	env := map[string]string{"LIBRARY_JOURNAL_QUOTA": "0", "LIBRARY_JOURNAL_MAX_RECORDS": "20", "LIBRARY_JOURNAL_LOG_DAYS": " 7 ",
+		"LIBRARY_JOURNAL_LOG_PER_SESSION": "50", "LIBRARY_JOURNAL_LOG_PER_TOKEN": "500"}
+	s, err = config.LoadSettings(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (config.JournalSettings{Quota: 0, MaxRecords: 20, LogDays: 7, LogPerSession: 50, LogPerToken: 500}); s.Journal != want {
+		t.Errorf("journal bounds %+v, want %+v", s.Journal, want)
+	}
+	_, err = config.LoadSettings(func(k string) string { return map[string]string{"LIBRARY_JOURNAL_QUOTA": "-1"}[k] }, nil)
+	if err == nil || err.Error() != `LIBRARY_JOURNAL_QUOTA: want a whole number, 0 or more, got "-1"` {
+		t.Errorf("a negative quota: %v", err)
+	}
+}

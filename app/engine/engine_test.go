@@ -529,3 +529,31 @@ func TestEngineDiscussionThreadsAreBounded(t *testing.T) {
 		t.Errorf("threads kept = %d, want the cap of 256", n)
 	}
 }
+
+// gapLister is an engine port that keeps gaps, as the local engine does.
+type gapLister struct {
+	retrieval.Engine
+	gaps []knowledge.Knowledge
+}
+
+func (g gapLister) Gaps(context.Context, int) ([]knowledge.Knowledge, error) { return g.gaps, nil }
+
+// TestGapsNameTheirToken: `librarian gaps` says which token reported each
+// gap; a claimed caller is shown beside it, as a label.
+func TestGapsNameTheirToken(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	e := New(gapLister{gaps: []knowledge.Knowledge{
+		{ID: 2, Kind: knowledge.KnowledgeGap, Subject: "billing", Text: "invoices", Owner: "bob", Tags: knowledge.EngineTags{Session: "s", Caller: "alice"}, At: at},
+		{ID: 1, Kind: knowledge.KnowledgeGap, Subject: "auth", Text: "rotation", Tags: knowledge.EngineTags{Session: "t", Caller: "worker-2"}, At: at},
+	}}, Config{Session: "x"})
+	got, err := e.Gaps(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "2 gaps recorded, newest first:\n" +
+		"- gap #2 · 2026-03-01 09:00:00 UTC · token bob, caller label alice (session s)\n  billing: invoices\n" +
+		"- gap #1 · 2026-03-01 09:00:00 UTC · worker-2 (session t)\n  auth: rotation"
+	if got != want {
+		t.Errorf("gaps:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -20,18 +20,24 @@ type GapLister interface {
 // Gaps is `librarian gaps`: the gaps agents reported with librarian_gap,
 // newest first, up to limit (0: all), for a docs team to fill.
 func (e *Engine) Gaps(ctx context.Context, limit int) (string, error) {
-	if limit < 0 {
-		return "", fmt.Errorf("%w: --limit is %d: give 0 (all) or more", domain.ErrInvalidArgument, limit)
-	}
-	lister, ok := e.port.(GapLister)
-	if !ok {
-		return "", fmt.Errorf("%w: a remote engine keeps the gaps it was told itself: `librarian gaps` lists the local engine's (leave LIBRARIAN_URL unset, or set LIBRARIAN_ENGINE=local)", domain.ErrInvalidArgument)
-	}
-	gaps, err := lister.Gaps(ctx, limit)
+	gaps, err := e.GapsData(ctx, limit)
 	if err != nil {
 		return "", err
 	}
 	return renderGaps(gaps), nil
+}
+
+// GapsData is Gaps as data (the command line's gaps --json): the gaps,
+// newest first, up to limit (0: all).
+func (e *Engine) GapsData(ctx context.Context, limit int) ([]knowledge.Knowledge, error) {
+	if limit < 0 {
+		return nil, fmt.Errorf("%w: --limit is %d: give 0 (all) or more", domain.ErrInvalidArgument, limit)
+	}
+	lister, ok := e.port.(GapLister)
+	if !ok {
+		return nil, fmt.Errorf("%w: a remote engine keeps the gaps it was told itself: `librarian gaps` lists the local engine's (leave LIBRARIAN_URL unset, or set LIBRARIAN_ENGINE=local)", domain.ErrInvalidArgument)
+	}
+	return lister.Gaps(ctx, limit)
 }
 
 func renderGaps(gaps []knowledge.Knowledge) string {
@@ -45,9 +51,15 @@ func renderGaps(gaps []knowledge.Knowledge) string {
 	}
 	fmt.Fprintf(&b, "%d %s recorded, newest first:\n", len(gaps), noun)
 	for _, g := range gaps {
+		// The token reported it; a caller is only the name it gave itself.
 		who := []string{}
-		if g.Tags.Caller != "" {
-			who = append(who, g.Tags.Caller)
+		switch caller := g.Tags.Caller; {
+		case g.Owner != "" && caller != "" && caller != g.Owner:
+			who = append(who, "token "+g.Owner+", caller label "+caller)
+		case g.Owner != "":
+			who = append(who, "token "+g.Owner)
+		case caller != "":
+			who = append(who, caller)
 		}
 		where := "session " + g.Tags.Session
 		if g.Tags.Project != "" {

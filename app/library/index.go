@@ -447,7 +447,9 @@ func (l *Library) fromIndex(ctx context.Context, path string, stamp domain.Stamp
 		return nil
 	}
 	e, err := l.idx.ix.Entry(ctx, path)
-	if err != nil || !e.Doc.Stamp.Equal(stamp) {
+	if err != nil || !e.Doc.Stamp.Equal(stamp) || !e.Structure.Current() {
+		// Another version of the file, or a parse made before the parser
+		// found what it finds now (standard images): read and parse it.
 		return nil
 	}
 	return &Doc{Stamp: stamp, Content: e.Content, Structure: e.Structure, readAt: time.Now()}
@@ -469,8 +471,8 @@ func (l *Library) warmFromIndex(ctx context.Context) {
 	now := time.Now()
 	err = l.idx.ix.Parses(ctx, func(e sectionindex.Entry) error {
 		stamp, ok := current.still(e.Doc.Path, e.Doc.Stamp)
-		if !ok {
-			return nil // changed since, or stamped only on open: opened as usual
+		if !ok || !e.Structure.Current() {
+			return nil // changed since, stamped only on open, or parsed by an older parser: opened as usual
 		}
 		l.mu.Lock()
 		if p := l.cache[e.Doc.Path]; p == nil || p.textOnly {

@@ -18,6 +18,7 @@ import (
 	"github.com/librarian/librarian/app/search"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/docindex"
+	"github.com/librarian/librarian/ports/markdown"
 )
 
 // countingSource counts the document files read through it.
@@ -217,4 +218,77 @@ func TestPostgresIndexSetting(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "S3cret") || !strings.Contains(err.Error(), `"postgress:"`) || !strings.Contains(err.Error(), "LIBRARY_INDEX") {
 		t.Errorf("a mistyped URL: %v; want an error naming the setting and the scheme, never the password", err)
 	}
+}
+
+// olderParser is a parser of before standard images: it finds the same
+// sections and stubs, no standard image, and writes no Version.
+type olderParser struct{ goldmarkmarkdown.Parser }
+
+func (p *olderParser) Parse(src []byte) domain.Structure {
+	s := p.Parser.Parse(src)
+	s.Version = 0
+	var stubs []domain.ImageStub
+	for _, im := range s.Images {
+		if !im.Standard() {
+			stubs = append(stubs, im)
+		}
+	}
+	s.Images = stubs
+	return s
+}
+
+// A section index built by an older parser keeps its parses under the
+// files' stamps; a library parses those files again rather than serve
+// parses without their standard images, and stores the new parse when the
+// file next changes; a current parse is used as it is.
+func TestParsesOfAnOlderVersionAreParsedAgain(t *testing.T) {
+	root := t.TempDir()
+	doc := filepath.Join(root, "doc.md")
+	if err := os.WriteFile(doc, []byte("# Doc\n\n![Arch](arch.png)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(doc, old, old)
+	file := filepath.Join(t.TempDir(), "index.sqlite")
+	open := func(p markdown.Parser) (*library.Library, *countingSource) {
+		plain := openSearchLibrary(t, "frontmatter", root)
+		src := &countingSource{Source: library.SourceOf(plain)}
+		l := library.New(src, p, nil, library.DefaultConfig())
+		ix, err := sqlitesectionindex.OpenFile(t.Context(), file, sqlitesectionindex.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		l.UseIndex(ix, nil)
+		return l, src
+	}
+	ctx := t.Context()
+	opened := func(l *library.Library, src *countingSource, wantReads int64) {
+		t.Helper()
+		cat, err := l.Catalog(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := l.Open(ctx, cat.Docs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := src.reads.Load(); n != wantReads || len(d.Structure.Images) != 1 {
+			t.Errorf("read %d files, found %d images; want %d and 1", n, len(d.Structure.Images), wantReads)
+		}
+	}
+	before, _ := open(&olderParser{})
+	if st, err := before.Refresh(ctx, nil); err != nil || st.Parsed != 1 {
+		t.Fatalf("Refresh = %+v, %v; want the doc parsed", st, err)
+	}
+	l, src := open(goldmarkmarkdown.New())
+	opened(l, src, 1) // the stored parse is older: read and parsed again
+
+	os.WriteFile(doc, []byte("# Doc\n\n![Arch](arch.png)\nEdited.\n"), 0o644)
+	os.Chtimes(doc, old.Add(time.Second), old.Add(time.Second))
+	if st, err := l.Refresh(ctx, nil); err != nil || st.Parsed != 1 {
+		t.Fatalf("Refresh after an edit = %+v, %v; want the doc parsed", st, err)
+	}
+	l, src = open(goldmarkmarkdown.New())
+	opened(l, src, 0) // the stored parse is current: nothing read
 }

@@ -37,7 +37,7 @@ const rankedLines = 3
 //
 // ready for get_documents ({"doc": id, "sections": [§ id]}). While the
 // index's first build runs, the call waits for it, reporting progress.
-func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest) (string, error) {
+func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Result) (string, error) {
 	if strings.TrimSpace(req.Query) == "" {
 		return "", fmt.Errorf("%w: 'query' is empty: give the words of a question", domain.ErrInvalidArgument)
 	}
@@ -152,6 +152,12 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest) (string,
 	for _, d := range stale {
 		notes = append(notes, fmt.Sprintf("%s (%s) changed since the section index read it: its sections are left out of "+
 			"ranked answers until the index catches up (a few seconds); mode \"string\" searches it as it is now", d.ID, d.Path))
+	}
+	if data != nil {
+		*data = Result{Query: req.Query, Mode: SearchRanked, Docs: len(docs), Hits: shown, HitDocs: len(groups), Shown: shown, Notes: notes}
+		for _, g := range groups {
+			data.Groups = append(data.Groups, g.data())
+		}
 	}
 	wording.WriteNotes(&b, notes)
 	return strings.TrimRight(b.String(), "\n"), nil

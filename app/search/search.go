@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -99,11 +100,17 @@ func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode
 // an unknown mode or a context out of range is a domain.ErrInvalidArgument
 // that says what is wrong; no hit at all is a plain answer saying so.
 func (l *Searcher) SearchDocuments(ctx context.Context, req SearchRequest) (string, error) {
+	return l.search(ctx, req, nil)
+}
+
+// search is SearchDocuments; when data is not nil it also records the
+// answer there as data (SearchData).
+func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) (string, error) {
 	if req.Mode == SearchRanked {
 		if err := domain.CheckQuery(req.Query); err != nil {
 			return "", err
 		}
-		return l.searchRanked(ctx, req)
+		return l.searchRanked(ctx, req, data)
 	}
 	asked := req
 	if req.WholeWord {
@@ -201,6 +208,10 @@ func (l *Searcher) SearchDocuments(ctx context.Context, req SearchRequest) (stri
 		notes = append(notes, timeLimitNote(l.searchTimeout(), docs, done))
 	}
 
+	if data != nil {
+		*data = Result{Query: asked.Query, Mode: cmp.Or(asked.Mode, SearchString), WholeWord: asked.WholeWord,
+			Docs: len(docs), Hits: total, HitDocs: hitDocs, Notes: notes}
+	}
 	var b strings.Builder
 	how := m.describe()
 	if asked.WholeWord {
@@ -238,6 +249,9 @@ func (l *Searcher) SearchDocuments(ctx context.Context, req SearchRequest) (stri
 		m.scan(ctx, parsed[i], views[i], limit, &hits)
 		b.WriteString("\n")
 		writeDocHits(&b, docHits{doc: d, p: parsed[i], v: views[i], hits: hits}, style)
+		if data != nil {
+			data.Groups = append(data.Groups, docHits{doc: d, p: parsed[i], v: views[i], hits: hits}.data())
+		}
 		shown += len(hits)
 		shownDocs++
 		if len(hits) < counts[i] {
@@ -245,6 +259,9 @@ func (l *Searcher) SearchDocuments(ctx context.Context, req SearchRequest) (stri
 			// hits not shown.
 			shownDocs--
 		}
+	}
+	if data != nil {
+		data.Shown = shown
 	}
 	if left := total - shown; left > 0 {
 		leftDocs := hitDocs - shownDocs

@@ -370,8 +370,14 @@ func TestHTTPInspectorCLI(t *testing.T) {
 	}
 	cmd := exec.Command(inspector, "--cli", srv.base+"/mcp", "--transport", "http", "--method", "tools/list")
 	cmd.Env = append(os.Environ(), "HOME="+home)
-	if out, err := cmd.CombinedOutput(); err == nil {
+	out, err := cmd.CombinedOutput()
+	if err == nil {
 		t.Errorf("the Inspector without the token listed tools:\n%s", out)
+	}
+	// docs/http.md says why it shows an OAuth error, not the 401's text:
+	// the 401's WWW-Authenticate: Bearer sends it into its OAuth flow.
+	if !strings.Contains(string(out), "OAuth") {
+		t.Errorf("the Inspector without the token: want its OAuth error, as docs/http.md says, got:\n%s", out)
 	}
 }
 

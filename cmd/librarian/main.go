@@ -38,9 +38,13 @@ func main() {
 // stdout carries only the MCP stream or a command's answer.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
 	cli.Version = appfx.Version
+	// --json: errors are one JSON object on stderr, log lines are JSON too
+	// (docs/command-line.md), so that a script reads stderr line by line.
+	asJSON := cli.WantsJSON(args)
+	fail := func(err error) { cli.PrintError(stderr, asJSON, err, 2) }
 	inv, err := cli.Parse(args, getenv, stdout)
 	if err != nil {
-		fail(stderr, err)
+		fail(cli.WithKind("usage", err)) // the command line or a setting's value
 		return 2
 	}
 	if inv.Done {
@@ -52,6 +56,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// start-up lines stay at warn unless LIBRARIAN_LOG asks for more.
 	level, fxLevel := logLevel(getenv("LIBRARIAN_LOG"), serveHTTP), logLevel(getenv("LIBRARIAN_LOG"), false)
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if asJSON {
+		logger = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	}
 	// One log format on stderr: what logs through slog's default (the
 	// markdown parser's warnings) goes through the same handler.
 	slog.SetDefault(logger)
@@ -62,6 +69,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	var server *mcp.Server
 	var httpServer *mcpserver.HTTPServer
 	var targets []any
+	// index --list and --prune are about the local index files: no library.
+	indexFiles := inv.Command == "index" && cli.IndexFilesOnly(inv.Args)
 	switch inv.Command {
 	case "eval":
 		// No library and no engine named: nothing to ask (RunEval says so)
@@ -78,13 +87,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if serveHTTP {
 			targets = []any{&httpServer}
 		}
+	case "index":
+		targets = []any{&deps.Library}
+		if indexFiles {
+			targets = []any{&deps.IndexFiles}
+		}
 	default:
 		targets = []any{&deps.Library}
 	}
 	if inv.Command == "serve" {
 		inv.Settings.IndexWait = true // a shared index's database may come up after the server
 	}
-	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" && inv.Command != "gaps" {
+	if err := appfx.CheckRoot(inv.Settings); err != nil && inv.Command != "eval" && inv.Command != "gaps" && !indexFiles {
 		s := &inv.Settings
 		switch {
 		case appfx.FromIndexOnly(*s) && inv.Command != "index" && inv.Command != "check":
@@ -99,17 +113,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			if abs := absoluteOperand(inv.Args); abs != "" && !s.RootGiven {
 				// "librarian ls /path/to/mylib" from a folder with no
 				// ./library: the operand was meant as the library.
-				fmt.Fprintf(stderr, "librarian %s: %q is an absolute path, but a folder is relative to the library root; to use %s as the library, write --root %s\n",
+				msg := fmt.Sprintf("%s: %q is an absolute path, but a folder is relative to the library root; to use %s as the library, write --root %s",
 					inv.Command, abs, abs, abs)
+				if asJSON {
+					fail(cli.WithKind("usage", errors.New(msg)))
+				} else {
+					fmt.Fprintln(stderr, "librarian "+msg)
+				}
 				return 2
 			}
-			fmt.Fprintln(stderr, "librarian:", err)
+			fail(cli.WithKind("startup", err))
 			return 2
 		}
 	}
 	if serveHTTP {
 		if err := appfx.CheckHTTP(inv.Settings); err != nil {
-			fmt.Fprintln(stderr, "librarian:", err)
+			fail(cli.WithKind("startup", err))
 			return 2
 		}
 	}
@@ -130,7 +149,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	)
 	if err := fxApp.Err(); err != nil {
 		logger.Debug("start-up failed", "err", err.Error())
-		fail(stderr, startupCause(err))
+		fail(cli.WithKind("startup", startupCause(err)))
 		return 2
 	}
 	// Starting and stopping the graph closes what holds writes in flight
@@ -138,7 +157,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	// once the command is done.
 	if err := fxApp.Start(ctx); err != nil {
 		logger.Debug("start-up failed", "err", err.Error())
-		fail(stderr, startupCause(err))
+		fail(cli.WithKind("startup", startupCause(err)))
 		return 2
 	}
 	defer func() {
@@ -170,12 +189,6 @@ func absoluteOperand(args []string) string {
 		}
 	}
 	return ""
-}
-
-// fail prints err for a person, once prefixed with the program's name.
-func fail(stderr io.Writer, err error) {
-	msg := strings.TrimPrefix(err.Error(), "librarian: ")
-	fmt.Fprintln(stderr, "librarian:", msg)
 }
 
 // startupCause is what a failed start-up says to a person: the error a

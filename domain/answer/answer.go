@@ -23,6 +23,12 @@ type Answer struct {
 	// Unmatched are the indexes of the selectors that returned nothing
 	// (UnmatchedSelectors); their notes say why.
 	Unmatched []int
+	// Chunks are the chunks returned, as data; Truncated is set when the
+	// budget left something out (the Left out block says what); Notes are
+	// the Notes block's lines.
+	Chunks    []KeptChunk
+	Truncated bool
+	Notes     []string
 }
 
 // Part is one piece of an answer: text, or (Image not nil) one image.
@@ -33,6 +39,7 @@ type Part struct {
 
 // ImagePart is an image sent at the place of its stub.
 type ImagePart struct {
+	// ID is the image index id, or a standard image's library path.
 	ID      string
 	Caption string
 	// File is the image's file relative to the library root (the image
@@ -44,8 +51,12 @@ type ImagePart struct {
 }
 
 // Placeholder is the one-line text that stands for the image where images
-// cannot be shown (the command line): it names the file, type and size.
+// cannot be shown (the command line): it names the file, type and size. A
+// standard image is named by its file alone.
 func (p ImagePart) Placeholder() string {
+	if p.ID == p.File {
+		return fmt.Sprintf("[image %s: %s, %d bytes]", p.File, p.MIME, len(p.Data))
+	}
 	return fmt.Sprintf("[image %s: %s, %s, %d bytes]", p.ID, p.File, p.MIME, len(p.Data))
 }
 
@@ -126,6 +137,8 @@ func Render(c Call) Answer {
 	}
 	ans := capImages(r.answer(c.Budget, lim), MaxAnswerImageBytes)
 	ans.Unmatched = UnmatchedSelectors(c.Selectors, c.Chunks)
+	ans.Chunks, ans.Truncated = r.keptChunks()
+	ans.Notes = domain.NoteTexts(r.notes)
 	return ans
 }
 

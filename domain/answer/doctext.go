@@ -6,11 +6,12 @@ import (
 	"sort"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // DocText is an opened doc with what answering from its lines needs: its
-// bytes split into lines, its code blocks in line order and its image stubs
-// by line. Line numbers are 1-based, as in Structure.
+// bytes split into lines, its code blocks in line order and its images by
+// line, each standard image resolved against the doc's folder. Line numbers are 1-based, as in Structure.
 type DocText struct {
 	Doc       domain.Document
 	Content   []byte
@@ -22,7 +23,48 @@ type DocText struct {
 
 	lineStarts []int // byte offset of each line; lineStarts[k] is line k+1
 	blocks     []domain.CodeBlock
-	stubs      map[int][]string // image ids by line, in order of appearance
+	images     map[int][]ImageRef // by line, in order of appearance
+}
+
+// ImageRef is one image on a doc's line as an answer places it: a stub of
+// the image index (ID), or a standard image (ID "") and where it points.
+type ImageRef struct {
+	// ID is the image index id of an `![[image:ID]]` stub.
+	ID string
+	// Src is a standard image's destination as written, Caption its alt
+	// text (else its title), Target where it points (domain.ResolveImage,
+	// against the doc's own folder).
+	Src     string
+	Caption string
+	Target  domain.ImageTarget
+}
+
+// Local reports whether the reference is a standard image naming a file
+// of the library.
+func (r ImageRef) Local() bool { return r.ID == "" && r.Target.Kind == domain.ImageLocal }
+
+// key names the picture within an answer: two references with the same
+// key send it once per doc. Index ids and library paths never meet (a NUL
+// starts no id).
+func (r ImageRef) key() string {
+	if r.ID != "" {
+		return r.ID
+	}
+	return "\x00" + r.Target.Path
+}
+
+// name is how placeholders name the picture: its index id, its library
+// path, its URL, or (refused) the destination as written, quoted.
+func (r ImageRef) name() string {
+	switch {
+	case r.ID != "":
+		return r.ID
+	case r.Target.Kind == domain.ImageLocal:
+		return r.Target.Path
+	case r.Target.Kind == domain.ImageRemote, r.Target.Kind == domain.ImageData:
+		return wording.OneLine(r.Target.URL, 300)
+	}
+	return wording.QuoteInput(r.Src, '\'')
 }
 
 // NewDocText splits content into lines and clamps the structure's code
@@ -50,9 +92,13 @@ func NewDocText(d domain.Document, content []byte, s domain.Structure) *DocText 
 	}
 	sort.SliceStable(t.blocks, func(i, j int) bool { return t.blocks[i].Start < t.blocks[j].Start })
 	if len(s.Images) > 0 {
-		t.stubs = map[int][]string{}
+		t.images = map[int][]ImageRef{}
 		for _, im := range s.Images {
-			t.stubs[im.Line] = append(t.stubs[im.Line], im.ID)
+			ref := ImageRef{ID: im.ID}
+			if im.Standard() {
+				ref = ImageRef{Src: im.Src, Caption: im.Caption(), Target: domain.ResolveImage(d.Path, im.Src)}
+			}
+			t.images[im.Line] = append(t.images[im.Line], ref)
 		}
 	}
 	return t
@@ -102,9 +148,10 @@ func (t *DocText) HasCode(from, to int) bool {
 	return false
 }
 
-// HasStubs reports whether an image stub lies in lines from..to.
+// HasStubs reports whether an image, a stub of the image index or a
+// standard image, lies in lines from..to.
 func (t *DocText) HasStubs(from, to int) bool {
-	for line := range t.stubs {
+	for line := range t.images {
 		if line >= from && line <= to {
 			return true
 		}
@@ -112,5 +159,31 @@ func (t *DocText) HasStubs(from, to int) bool {
 	return false
 }
 
-// StubsAt returns the ids of the image stubs on line k, in order.
-func (t *DocText) StubsAt(k int) []string { return t.stubs[k] }
+// hasIndexStubs reports whether a stub of the image index lies in lines
+// from..to.
+func (t *DocText) hasIndexStubs(from, to int) bool {
+	for line, refs := range t.images {
+		if line >= from && line <= to {
+			for _, r := range refs {
+				if r.ID != "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// StubsAt returns the ids of the image index stubs on line k, in order.
+func (t *DocText) StubsAt(k int) []string {
+	var ids []string
+	for _, r := range t.images[k] {
+		if r.ID != "" {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
+}
+
+// ImagesAt returns the images on line k, both kinds, in order.
+func (t *DocText) ImagesAt(k int) []ImageRef { return t.images[k] }

@@ -27,8 +27,9 @@ func LineCut(k, kept, total, budget, lineTokens int) string {
 		k, kept, total, budget, k, k, lineTokens)
 }
 
-// ImageLabel names an image in placeholders: its id, then " — " and its
-// caption on one line (at most 200 characters) when it has one.
+// ImageLabel names an image in placeholders: its id (a standard image's
+// library path or URL), then " — " and its caption (alt text) on one line
+// (at most 200 characters) when it has one.
 func ImageLabel(id, caption string) string {
 	if c := wording.OneLine(caption, 200); c != "" {
 		return id + " — " + c
@@ -41,6 +42,19 @@ func ImageUnknown(id string) string { return fmt.Sprintf("[image unknown: %s (se
 
 // ImageOmitted stands for an image not asked for (include_images=false).
 func ImageOmitted(label string) string { return "[image omitted: " + label + "]" }
+
+// ImageRemote stands for a standard image whose URL is http(s): such an
+// image is never fetched, whatever include_images says.
+func ImageRemote(label string) string {
+	return "[image omitted: " + label + " (remote, never fetched)]"
+}
+
+// ImageData stands for a standard image whose destination is a data: URI:
+// its bytes are in the doc's line already, and are not sent again as an
+// image.
+func ImageData(label string) string {
+	return "[image omitted: " + label + " (a data: URI, not sent as an image)]"
+}
 
 // ImageShownAbove stands for an image the call already sent at line at of
 // the same doc.

@@ -1,5 +1,6 @@
 // Package markdown is the markdown-parser port: it finds a document's
-// sections, fenced code blocks and image stubs, by seed 000's rules.
+// sections, fenced code blocks and images (seed 000's stubs and standard
+// markdown images), by seed 000's rules.
 // Adapter: adapters/goldmarkmarkdown. Every adapter runs markdowntest.
 package markdown
 
@@ -18,7 +19,13 @@ import "github.com/librarian/librarian/domain"
 // sections and the title with the text under it is "_intro"; text before the
 // first heading is "_preamble"; fenced blocks use ``` or ~~~ and an unclosed
 // one runs to the end of its container; `![[image:ID]]` outside code is an
-// image stub.
+// image stub. Standard images follow CommonMark: `![alt](src "title")`
+// and reference-style images whose definition exists, none in code or an
+// HTML comment, and HTML `<img>` tags with a src, inline or in HTML
+// blocks; each with its destination as written (escapes and character
+// references resolved, percent-encoding kept) and its alt text as plain
+// text. Images come in document order, both kinds together, each at the
+// line its markup starts on. A parse carries domain.StructureVersion.
 type Parser interface {
 	Parse(src []byte) domain.Structure
 }

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -82,6 +83,156 @@ func Run(t *testing.T, open func(t *testing.T, dir string, images []Image) image
 	t.Run("SymlinkInsideImageFolderIsFine", func(t *testing.T) { testSymlinkInside(t, open) })
 	t.Run("IndexEditsShowNextCall", func(t *testing.T) { testEdits(t, open) })
 	t.Run("ConcurrentCallsAreSafe", func(t *testing.T) { testConcurrent(t, open) })
+	t.Run("ReadFileReadsAnyFileOfTheRoot", func(t *testing.T) { testReadFile(t, open) })
+	t.Run("ReadFileMissingIsNotFound", func(t *testing.T) { testReadFileMissing(t, open) })
+	t.Run("ReadFileOverMaxBytesIsTooLarge", func(t *testing.T) { testReadFileTooLarge(t, open) })
+	t.Run("ReadFileOutsideTheRootIsRefused", func(t *testing.T) { testReadFileOutside(t, open) })
+	t.Run("ReadFileSymlinkInsideTheRootIsFine", func(t *testing.T) { testReadFileLinksInside(t, open) })
+}
+
+// A standard image's file, written by the suite under the library root:
+// outside any image index folder, in a subfolder of the docs.
+const docImage = "docs/img/arch.png"
+
+func writeFile(t *testing.T, name string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testReadFile(t *testing.T, open openFunc) {
+	_, dir := library(t)
+	imgs := Images(t)
+	arch := PNG(t, 7, 3, color.RGBA{R: 70, G: 70, A: 255})
+	writeFile(t, filepath.Join(dir, filepath.FromSlash(docImage)), arch)
+	top := PNG(t, 2, 2, color.RGBA{B: 70, A: 255})
+	writeFile(t, filepath.Join(dir, "top.png"), top)
+	s := open(t, dir, imgs)
+	ctx := context.Background()
+	want := map[string][]byte{docImage: arch, "top.png": top}
+	for _, img := range imgs { // the index's files are files of the root too
+		rel, err := filepath.Rel(dir, fileOf(t, dir, img))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[filepath.ToSlash(rel)] = img.Bytes
+	}
+	for p, b := range want {
+		if got, err := s.ReadFile(ctx, p, noLimit); err != nil || !bytes.Equal(got, b) {
+			t.Errorf("ReadFile(%q) = %d bytes, %v; want its %d bytes", p, len(got), err, len(b))
+		}
+		if got, err := s.ReadFile(ctx, p, int64(len(b))); err != nil || !bytes.Equal(got, b) {
+			t.Errorf("ReadFile(%q, maxBytes = its size) = %d bytes, %v; want its bytes", p, len(got), err)
+		}
+	}
+	// No image index at all: the files still read.
+	bare := t.TempDir()
+	writeFile(t, filepath.Join(bare, "top.png"), top)
+	if got, err := open(t, bare, nil).ReadFile(ctx, "top.png", noLimit); err != nil || !bytes.Equal(got, top) {
+		t.Errorf("ReadFile(%q) in a library without images = %d bytes, %v; want its bytes", "top.png", len(got), err)
+	}
+}
+
+func testReadFileMissing(t *testing.T, open openFunc) {
+	_, dir := library(t)
+	writeFile(t, filepath.Join(dir, filepath.FromSlash(docImage)), PNG(t, 1, 1, color.RGBA{A: 255}))
+	s := open(t, dir, Images(t))
+	for _, p := range []string{"nope.png", "docs/img/nope.png", "no/such/folder.png", docImage + "/under-a-file.png"} {
+		got, err := s.ReadFile(context.Background(), p, noLimit)
+		if !errors.Is(err, domain.ErrNotFound) || got != nil {
+			t.Errorf("ReadFile(%q) = %d bytes, %v; want no bytes and domain.ErrNotFound", p, len(got), err)
+		}
+	}
+}
+
+func testReadFileTooLarge(t *testing.T, open openFunc) {
+	_, dir := library(t)
+	arch := PNG(t, 7, 3, color.RGBA{R: 70, A: 255})
+	writeFile(t, filepath.Join(dir, filepath.FromSlash(docImage)), arch)
+	s := open(t, dir, nil)
+	for _, limit := range []int64{int64(len(arch)) - 1, 0, -1} {
+		got, err := s.ReadFile(context.Background(), docImage, limit)
+		if !errors.Is(err, domain.ErrTooLarge) || got != nil {
+			t.Errorf("ReadFile(%q, maxBytes %d) of a %d-byte file = %d bytes, %v; want no bytes and domain.ErrTooLarge", docImage, limit, len(arch), len(got), err)
+		}
+	}
+}
+
+func testReadFileOutside(t *testing.T, open openFunc) {
+	base, dir := library(t)
+	secret := PNG(t, 5, 5, color.RGBA{R: 1, G: 2, B: 3, A: 255})
+	outside := filepath.Join(base, "outside", "secret.png")
+	writeFile(t, outside, secret)
+	writeFile(t, filepath.Join(dir, filepath.FromSlash(docImage)), PNG(t, 1, 1, color.RGBA{A: 255}))
+	s := open(t, dir, nil)
+	ctx := context.Background()
+	check := func(p, how string) {
+		t.Helper()
+		got, err := s.ReadFile(ctx, p, noLimit)
+		if !errors.Is(err, domain.ErrRefused) || got != nil {
+			t.Errorf("ReadFile(%q), %s = %d bytes, %v; want no bytes and domain.ErrRefused", p, how, len(got), err)
+		}
+		if out := strings.Contains(how, "out of the library") || strings.Contains(how, "sibling"); out != errors.Is(err, domain.ErrOutsideRoot) {
+			t.Errorf("ReadFile(%q), %s: %v; wraps domain.ErrOutsideRoot: %v, want %v", p, how, err, !out, out)
+		}
+	}
+	// Paths that are no clean relative path are refused before any look.
+	for _, p := range []string{"../outside/secret.png", "docs/../../outside/secret.png", "/etc/passwd", outside, `docs\img\arch.png`, "", ".", "docs//img/arch.png", "./top.png"} {
+		check(p, "a path that is no clean relative path")
+	}
+	check("docs", "a folder")
+
+	link := func(target, name string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Skipf("cannot make symlinks here: %v", err)
+		}
+	}
+	rel, err := filepath.Rel(dir, outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link(rel, "relative-out.png")
+	check("relative-out.png", "a relative symlink out of the library")
+	link(outside, "absolute-out.png")
+	check("absolute-out.png", "an absolute symlink out of the library")
+	link(filepath.Join(base, "outside"), "outdir")
+	check("outdir/secret.png", "a folder on the way a symlink out of the library")
+	evil := dir + "_evil"
+	writeFile(t, filepath.Join(evil, "secret.png"), secret)
+	link(filepath.Join(evil, "secret.png"), "prefix-out.png")
+	check("prefix-out.png", "an absolute symlink to a sibling folder sharing the root's name as a prefix")
+	link(filepath.Join(dir, "loop.png"), "loop.png")
+	check("loop.png", "an absolute symlink to itself")
+	link("self.png", "self.png")
+	check("self.png", "a relative symlink to itself")
+}
+
+func testReadFileLinksInside(t *testing.T, open openFunc) {
+	_, dir := library(t)
+	arch := PNG(t, 7, 3, color.RGBA{G: 70, A: 255})
+	real := filepath.Join(dir, filepath.FromSlash(docImage))
+	writeFile(t, real, arch)
+	s := open(t, dir, nil)
+	for name, target := range map[string]string{
+		"relative.png":   filepath.FromSlash(docImage),
+		"absolute.png":   real,
+		"docs/alias.png": filepath.Join("img", "arch.png"),
+		"imgdir":         filepath.Join(dir, "docs", "img"),
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+			t.Skipf("cannot make symlinks here: %v", err)
+		}
+	}
+	for _, p := range []string{"relative.png", "absolute.png", "docs/alias.png", "imgdir/arch.png"} {
+		if got, err := s.ReadFile(context.Background(), p, noLimit); err != nil || !bytes.Equal(got, arch) {
+			t.Errorf("ReadFile(%q), a symlink inside the library = %d bytes, %v; want its bytes", p, len(got), err)
+		}
+	}
 }
 
 // library makes base/lib (passed to open) and base/outside.

@@ -31,6 +31,16 @@ func code(info, fence, indent string, start, end int, closed bool) domain.CodeBl
 
 func img(id string, line int) domain.ImageStub { return domain.ImageStub{ID: id, Line: line} }
 
+// std is a wanted standard image without a title.
+func std(src, alt string, line int) domain.ImageStub {
+	return domain.ImageStub{Src: src, Alt: alt, Line: line}
+}
+
+func withImages(s domain.Structure, images ...domain.ImageStub) domain.Structure {
+	s.Images = images
+	return s
+}
+
 // sections is shorthand for a structure with only lines and sections.
 func sections(lines int, s ...domain.Section) domain.Structure {
 	return domain.Structure{Lines: lines, Sections: s}
@@ -107,11 +117,16 @@ func slugCases() []parseCase {
 	}
 	cases := make([]parseCase, 0, len(rows)+1)
 	for _, r := range rows {
-		cases = append(cases, parseCase{
+		c := parseCase{
 			name: r.name,
 			src:  "## " + r.src + "\n",
 			want: sections(1, top(r.slug, r.heading, 2, 1, 1)),
-		})
+		}
+		if r.name == "image alt is not text" {
+			// Not text, but an image of the doc.
+			c.want.Images = []domain.ImageStub{std("logo.png", "logo", 1)}
+		}
+		cases = append(cases, c)
 	}
 	return append(cases, parseCase{
 		name: "nested with a slash",
@@ -215,11 +230,11 @@ func titleCases() []parseCase {
 			top("title", "Title", 1, 2, 3),
 			sec("title/sub", "Sub", 2, 3, 3, 1, 2),
 		)},
-		{"text before the title", "[![build](b.svg)](ci)\n\n# Title\nIntro text.\n## Usage\n", sections(5,
+		{"text before the title", "[![build](b.svg)](ci)\n\n# Title\nIntro text.\n## Usage\n", withImages(sections(5,
 			preamble(1, 2),
 			intro("Title", 3, 4),
 			top("usage", "Usage", 2, 5, 5),
-		)},
+		), std("b.svg", "build", 1))},
 		{"setext title", "Title\n=====\n\nIntro.\n\nSection\n-------\nBody\n", sections(8,
 			intro("Title", 1, 5),
 			top("section", "Section", 2, 6, 8),
@@ -483,6 +498,63 @@ func imageStubCases() []parseCase {
 	}
 }
 
+// standardImageCases pin down standard images: CommonMark's inline and
+// reference-style images (so none in code or an HTML comment), and HTML
+// <img> tags with a src, inline or in HTML blocks, in document order with
+// the stubs of the image index. The destination is reported as CommonMark
+// reads it (escapes and character references resolved, percent-encoding
+// kept); where it points is the domain's business (domain.ResolveImage).
+func standardImageCases() []parseCase {
+	doc := func(lines int, s ...domain.ImageStub) domain.Structure {
+		return domain.Structure{Lines: lines, Sections: []domain.Section{preamble(1, lines)}, Images: s}
+	}
+	titled := func(src, alt, title string, line int) domain.ImageStub {
+		return domain.ImageStub{Src: src, Alt: alt, Title: title, Line: line}
+	}
+	return []parseCase{
+		{"inline, relative", "See ![Architecture](img/arch.png).\n", doc(1, std("img/arch.png", "Architecture", 1))},
+		{"with a title, up a folder", "![Arch](../img/arch.png \"The title\")\n", doc(1, titled("../img/arch.png", "Arch", "The title", 1))},
+		{"angle brackets keep spaces", "![A](<my file.png>)\n", doc(1, std("my file.png", "A", 1))},
+		{"escapes and references resolved", "![A](a\\_b&amp;c&#46;png)\n", doc(1, std("a_b&c.png", "A", 1))},
+		{"percent-encoding kept", "![A](a%20b.png)\n", doc(1, std("a%20b.png", "A", 1))},
+		{"empty destination", "![nothing]()\n", doc(1, std("", "nothing", 1))},
+		{"remote and data kept as written", "![r](https://x.test/r.png) ![d](data:image/png;base64,AA==)\n",
+			doc(1, std("https://x.test/r.png", "r", 1), std("data:image/png;base64,AA==", "d", 1))},
+		{"alt text is plain text", "![*big* `code` \\*](x.png)\n", doc(1, std("x.png", "big code *", 1))},
+		{"alt over two lines starts on the first", "![two\nlines](x.png)\n", doc(2, std("x.png", "two lines", 1))},
+		{"reference styles", "![Full][r] ![r][] ![R]\n\n[r]: <r.png> \"Ref title\"\n", doc(3,
+			titled("r.png", "Full", "Ref title", 1), titled("r.png", "r", "Ref title", 1), titled("r.png", "R", "Ref title", 1))},
+		{"undefined reference: no image", "![x][nowhere] ![y]\n", doc(1)},
+		{"inside a link", "[![build](b.svg)](https://ci.test)\n", doc(1, std("b.svg", "build", 1))},
+		{"in a blockquote and a list", "> ![q](q.png)\n\n- ![l](l.png)\n", doc(3, std("q.png", "q", 1), std("l.png", "l", 3))},
+		{"in order with stubs", "![[image:a]] ![b](b.png) ![[image:c]]\n![d](d.png)\n", doc(2,
+			img("a", 1), std("b.png", "b", 1), img("c", 1), std("d.png", "d", 2))},
+		{"not in code", "```\n![f](f.png)\n<img src=\"f.png\">\n```\n    ![i](i.png)\n\n`![s](s.png)`\n", domain.Structure{
+			Lines:      7,
+			Sections:   []domain.Section{preamble(1, 7)},
+			CodeBlocks: []domain.CodeBlock{code("", "```", "", 1, 4, true)},
+		}},
+		{"not in an HTML comment", "<!-- ![c](c.png) <img src=\"c.png\"> -->\n", doc(1)},
+		{"in frontmatter: none", "---\nimage: ![x](x.png)\n---\n![y](y.png)\n", domain.Structure{
+			Lines: 4, FrontmatterEnd: 3,
+			Sections: []domain.Section{preamble(4, 4)},
+			Images:   []domain.ImageStub{std("y.png", "y", 4)},
+		}},
+		{"in a heading", "## Diagram ![d](d.png)\n", domain.Structure{
+			Lines:    1,
+			Sections: []domain.Section{top("diagram", "Diagram", 2, 1, 1)},
+			Images:   []domain.ImageStub{std("d.png", "d", 1)},
+		}},
+		{"html block", "<img src=\"h.png\" alt=\"H &amp; I\" title='T'>\n", doc(1, titled("h.png", "H & I", "T", 1))},
+		{"html inline, any case, unquoted", "Text <IMG SRC=u%20v.png ALT=u> more\n", doc(1, std("u%20v.png", "u", 1))},
+		{"html entities decoded", "<img src=\"a&amp;b.png\">\n", doc(1, std("a&b.png", "", 1))},
+		{"html first attribute wins", "<img src=\"one.png\" src=\"two.png\">\n", doc(1, std("one.png", "", 1))},
+		{"html without src, or not img: none", "<img alt=\"no src\"> <imgx src=\"x.png\">\n", doc(1)},
+		{"html tag over lines starts on its first", "<div>\n<img\n  src=\"m.png\"\n  alt=\"M\">\n</div>\n", doc(5, std("m.png", "M", 2))},
+		{"html two on a line", "<p><img src=\"a.png\"><img src='b.png'></p>\n", doc(1, std("a.png", "", 1), std("b.png", "", 1))},
+	}
+}
+
 // adversarialInputs only have to hold Check: deep nesting, long runs of
 // delimiters, control bytes, invalid UTF-8.
 func adversarialInputs() []string {
@@ -496,6 +568,10 @@ func adversarialInputs() []string {
 		strings.Repeat("[", 500) + strings.Repeat("]", 500),
 		strings.Repeat("*a", 500) + strings.Repeat("_", 500),
 		strings.Repeat("![[image:", 200) + "]]",
+		strings.Repeat("![", 300) + strings.Repeat("](x)", 300),
+		strings.Repeat("<img src=", 300) + ">",
+		"<img src=\"" + strings.Repeat("a", 500) + "\n",
+		"![a](<b\n> ![c](d \"e\n",
 		strings.Repeat("---\n", 50),
 		strings.Repeat("\r", 100) + "# x\r\r\n",
 		"\x00# \x00\n## \x00\x00\n```\x00\n",

@@ -23,8 +23,8 @@ import (
 //     its descendant starts; only _preamble has Level 0;
 //   - code blocks are in order and do not overlap, with a fence of at least
 //     three '`' or '~' and an indent of spaces and tabs only;
-//   - image stubs are in order, with a non-empty id, never on a line of a
-//     code block.
+//   - image references are in order, never on a line of a code block; a
+//     stub of the image index has a non-empty id and no src, alt or title.
 func Check(src []byte, s domain.Structure) error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -118,8 +118,13 @@ func Check(src []byte, s domain.Structure) error {
 		if i > 0 && im.Line < s.Images[i-1].Line {
 			fail("%s: before Images[%d]", where, i-1)
 		}
-		if strings.TrimSpace(im.ID) == "" {
+		switch {
+		case im.Standard():
+			// Any destination, even none ("![x]()"): check reports it.
+		case strings.TrimSpace(im.ID) == "":
 			fail("%s: empty id", where)
+		case im.Src != "" || im.Alt != "" || im.Title != "":
+			fail("%s: an image stub with a standard image's src, alt or title", where)
 		}
 		for _, c := range s.CodeBlocks {
 			if c.Start <= im.Line && im.Line <= c.End {

@@ -42,6 +42,7 @@ func properties() []property {
 		{"Frontmatter", frontmatterCases()},
 		{"CodeBlocks", codeBlockCases()},
 		{"ImageStubs", imageStubCases()},
+		{"StandardImages", standardImageCases()},
 	}
 }
 
