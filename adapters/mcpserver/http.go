@@ -39,9 +39,30 @@ type HTTPOptions struct {
 	// for /healthz; nil means always healthy.
 	Health func(context.Context) error
 
-	MaxSessions        int           // open stateful MCP sessions; DefaultMaxSessions
-	MaxCalls           int           // tool calls running at once, all sessions; DefaultMaxCalls
-	CallWait           time.Duration // how long a call waits for a slot before a busy answer; 2 s
+	MaxSessions int // open stateful MCP sessions; DefaultMaxSessions
+	// MaxSessionsPerToken are the sessions one token may hold; 0 means half
+	// of MaxSessions when there are two tokens or more (so one cannot
+	// starve the others), all of them otherwise.
+	MaxSessionsPerToken int
+	// MaxCalls are the calls running at once, all callers together: tool
+	// calls, resource reads and prompt gets over MCP, and every request to
+	// a mount (the engine API); DefaultMaxCalls. A call keeps its slot
+	// until its answer is written.
+	MaxCalls int
+	// MaxCallsPerToken are the calls one token may run at once; 0 means
+	// half of MaxCalls with two tokens or more, all of them otherwise.
+	MaxCallsPerToken int
+	CallWait         time.Duration // how long a call waits for a slot before a busy answer; 2 s
+	// MaxConnections are the connections open at once; more wait to be
+	// accepted until one closes. DefaultMaxConnections.
+	MaxConnections int
+	// BodyTimeout is how long a request body may take to arrive once the
+	// headers are in; DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	// WriteTimeout is how long the client may take to take each write of an
+	// answer (each event, on a stream) before the connection is cut;
+	// DefaultWriteTimeout.
+	WriteTimeout       time.Duration
 	MaxBodyBytes       int64         // request body; DefaultMaxBodyBytes
 	SessionIdleTimeout time.Duration // a session without requests for this long is closed; 30 min
 	ShutdownTimeout    time.Duration // how long in-flight calls may take at shutdown; 10 s
@@ -58,6 +79,9 @@ type Mount struct {
 const (
 	DefaultMaxSessions    = 256
 	DefaultMaxCalls       = 64
+	DefaultMaxConnections = 1024 // two per session (its event stream and a POST), and room for stateless callers
+	DefaultBodyTimeout    = 30 * time.Second
+	DefaultWriteTimeout   = 30 * time.Second
 	DefaultMaxBodyBytes   = 1 << 20
 	defaultCallWait       = 2 * time.Second
 	defaultSessionIdle    = 30 * time.Minute
@@ -118,7 +142,12 @@ func NewHTTPServer(opts HTTPOptions) (*HTTPServer, error) {
 	}
 	defaults(&opts.MaxSessions, DefaultMaxSessions)
 	defaults(&opts.MaxCalls, DefaultMaxCalls)
+	defaults(&opts.MaxSessionsPerToken, fairShare(opts.MaxSessions, len(opts.Tokens)))
+	defaults(&opts.MaxCallsPerToken, fairShare(opts.MaxCalls, len(opts.Tokens)))
 	defaults(&opts.CallWait, defaultCallWait)
+	defaults(&opts.MaxConnections, DefaultMaxConnections)
+	defaults(&opts.BodyTimeout, DefaultBodyTimeout)
+	defaults(&opts.WriteTimeout, DefaultWriteTimeout)
 	defaults(&opts.MaxBodyBytes, DefaultMaxBodyBytes)
 	defaults(&opts.SessionIdleTimeout, defaultSessionIdle)
 	defaults(&opts.ShutdownTimeout, defaultShutdown)
@@ -131,11 +160,15 @@ func NewHTTPServer(opts HTTPOptions) (*HTTPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &HTTPServer{opts: opts, routes: newMCPRoutes(opts, newCallLimiter(opts.MaxCalls, opts.CallWait))}
+	calls := newCallLimiter(opts.MaxCalls, opts.MaxCallsPerToken, opts.CallWait)
+	s := &HTTPServer{opts: opts, routes: newMCPRoutes(opts, calls)}
+	// authed is a route behind the token; its body is read (bounded in size
+	// and time) only once the token is checked.
 	authed := func(inner http.Handler) http.Handler {
+		body := bufferBody(opts.MaxBodyBytes, opts.BodyTimeout, inner)
 		h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			noteCaller(r)
-			inner.ServeHTTP(w, r)
+			body.ServeHTTP(w, r)
 		})
 		if len(opts.Tokens) == 0 {
 			return h
@@ -149,13 +182,23 @@ func NewHTTPServer(opts HTTPOptions) (*HTTPServer, error) {
 		if !strings.HasPrefix(m.Prefix, "/") || m.Prefix == "/" || m.Prefix == "/mcp" || m.Prefix == "/healthz" || m.Handler == nil {
 			return nil, fmt.Errorf("http mount %q: want a path of its own under /, with a handler", m.Prefix)
 		}
-		mux.Handle(m.Prefix, authed(m.Handler))
+		mux.Handle(m.Prefix, authed(limitCalls(calls, m.Handler)))
 	}
 	mux.Handle("/", authed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("not found: %s (MCP is served at /mcp)", r.URL.Path), http.StatusNotFound)
 	})))
-	s.handler = accessLog(opts.Logger, recoverPanicsHTTP(opts.Logger, hostGuard(origins.wrap(mux))))
+	s.handler = accessLog(opts.Logger, recoverPanicsHTTP(opts.Logger, deadlines(opts.BodyTimeout, opts.WriteTimeout, hostGuard(origins.wrap(mux)))))
 	return s, nil
+}
+
+// fairShare is a per-token cap's default: half of total when there are two
+// tokens or more, so that one token cannot take it all; all of it for one
+// token (or none), which has nobody to starve.
+func fairShare(total, tokens int) int {
+	if tokens < 2 {
+		return total
+	}
+	return max(1, total/2)
 }
 
 func defaults[T int | int64 | time.Duration](v *T, def T) {
@@ -216,6 +259,7 @@ func (s *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", len(s.opts.Tokens) > 0)
+	ln = newLimitListener(ln, s.opts.MaxConnections, logger)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

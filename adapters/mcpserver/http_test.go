@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -98,8 +99,30 @@ func (f *libraryFactory) newServer() *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		panic("boom")
 	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "big"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", bigAnswerBytes)}}}, nil, nil
+	})
+	// flood sends 1 MB log messages on the session's own event stream (GET
+	// /mcp: they belong to no request), and says how many failed.
+	mcp.AddTool(srv, &mcp.Tool{Name: "flood"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		failed := 0
+		for range floodMessages {
+			if err := req.Session.Log(context.Background(), &mcp.LoggingMessageParams{Level: "info", Data: strings.Repeat("y", 1<<20)}); err != nil {
+				failed++
+			}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%d failed", failed)}}}, nil, nil
+	})
 	return srv
 }
+
+// The sizes of the big tool's answer and the flood tool's messages: well
+// over what the kernel buffers of a loopback connection hold, so a client
+// that does not read blocks the server's write.
+const (
+	bigAnswerBytes = 16 << 20
+	floodMessages  = 16
+)
 
 // startHTTP serves the library over httptest with opts (NewServer and
 // Logger filled in when unset) and returns the /mcp URL and the log.
@@ -249,6 +272,36 @@ func post(t *testing.T, endpoint, body string, headers map[string]string) (*http
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
+}
+
+func hostOf(t *testing.T, endpoint string) string {
+	t.Helper()
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Host
+}
+
+// openRawSession opens a 2025-11-25 session with raw POSTs (initialize,
+// then initialized) and returns its id.
+func openRawSession(t *testing.T, endpoint, token string) string {
+	t.Helper()
+	headers := map[string]string{}
+	if token != "" {
+		headers["Authorization"] = "Bearer " + token
+	}
+	resp, body := post(t, endpoint, initialize, headers)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || session == "" {
+		t.Fatalf("initialize: status %d, session %q, body %q", resp.StatusCode, session, body)
+	}
+	headers["Mcp-Session-Id"] = session
+	headers["Mcp-Protocol-Version"] = "2025-11-25"
+	if resp, body := post(t, endpoint, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, headers); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("initialized: status %d %q", resp.StatusCode, body)
+	}
+	return session
 }
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,8 +33,9 @@ type Token struct {
 }
 
 // ReadTokenFile reads LIBRARIAN_TOKEN_FILE: one token per line, either
-// `TOKEN` alone (named "line N") or `NAME TOKEN`; blank lines and lines
-// starting with # are skipped. A file with no token is an error.
+// `TOKEN` alone (named "line N") or `NAME TOKEN`; empty lines and lines
+// starting with # are skipped. A line of only spaces or tabs is an error
+// (a token left blank, not a separator), and so is a file with no token.
 func ReadTokenFile(path string) ([]Token, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -43,7 +45,11 @@ func ReadTokenFile(path string) ([]Token, error) {
 	var tokens []Token
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+		raw := strings.TrimRight(sc.Text(), "\r")
+		line := strings.TrimSpace(raw)
+		if line == "" && raw != "" {
+			return nil, fmt.Errorf("token file %s line %d is blank (only whitespace): a token cannot be blank; write one, or leave the line empty", path, n)
+		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -145,32 +151,33 @@ func callerName(r *http.Request) string {
 	return ""
 }
 
-// originGuard refuses, with 403, a request whose Origin header is present
-// and not in the allow list (LIBRARIAN_ALLOWED_ORIGINS), on every method: a
-// browser page must never reach the library, and the go-sdk does not check
-// Origin. Requests without Origin (agents, CI jobs, curl) pass. The standard
-// library's CrossOriginProtection runs after it, for browsers that send only
-// Sec-Fetch-Site.
+// originGuard refuses, with 403, what a browser page on another site sends,
+// on every route and method, GETs included (a GET to the engine API writes
+// a session's log, and an <img> or a link can send one):
+//   - a request whose Origin header is present and not in the allow list
+//     (LIBRARIAN_ALLOWED_ORIGINS); the go-sdk does not check Origin;
+//   - a request without Origin that the browser marks as coming from
+//     another site (Sec-Fetch-Site: cross-site or same-site; "same-site"
+//     is another port of localhost, say). net/http's CrossOriginProtection
+//     lets such a GET through, and on a server without tokens nothing else
+//     would stop it.
+//
+// Requests with neither header (agents, CI jobs, curl) pass, and so do a
+// browser's same-origin requests and the ones the user typed in
+// (Sec-Fetch-Site: same-origin, none).
 type originGuard struct {
 	allowed map[string]bool
-	cop     *http.CrossOriginProtection
 }
 
 func newOriginGuard(origins []string) (*originGuard, error) {
-	g := &originGuard{allowed: map[string]bool{}, cop: http.NewCrossOriginProtection()}
+	g := &originGuard{allowed: map[string]bool{}}
 	for _, o := range origins {
 		n, err := normalizeOrigin(o)
 		if err != nil {
 			return nil, fmt.Errorf("allowed origin %q: %v (LIBRARIAN_ALLOWED_ORIGINS wants scheme://host[:port] entries)", o, err)
 		}
-		if err := g.cop.AddTrustedOrigin(n); err != nil {
-			return nil, fmt.Errorf("allowed origin %q: %v", o, err)
-		}
 		g.allowed[n] = true
 	}
-	g.cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "forbidden: cross-origin request (Sec-Fetch-Site) from a browser; list its origin in LIBRARIAN_ALLOWED_ORIGINS to allow it", http.StatusForbidden)
-	}))
 	return g, nil
 }
 
@@ -201,19 +208,35 @@ func normalizeOrigin(o string) (string, error) {
 }
 
 func (g *originGuard) wrap(next http.Handler) http.Handler {
-	protected := g.cop.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" {
 			n, err := normalizeOrigin(origin)
 			if err != nil || !g.allowed[n] {
-				http.Error(w, fmt.Sprintf("forbidden: Origin %q is not allowed (LIBRARIAN_ALLOWED_ORIGINS lists the origins that are)", origin), http.StatusForbidden)
+				http.Error(w, fmt.Sprintf("forbidden: Origin \"%s\" is not allowed (LIBRARIAN_ALLOWED_ORIGINS lists the origins that are)", quoteCapped(origin)), http.StatusForbidden)
 				return
 			}
 			next.ServeHTTP(w, r) // an allowed origin, however it is spelled
 			return
 		}
-		protected.ServeHTTP(w, r)
+		switch site := r.Header.Get("Sec-Fetch-Site"); site {
+		case "", "same-origin", "none":
+		default:
+			http.Error(w, fmt.Sprintf("forbidden: a browser request from another site (Sec-Fetch-Site: %s) without an allowed Origin; list its origin in LIBRARIAN_ALLOWED_ORIGINS to allow it", quoteCapped(site)), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
+}
+
+// quoteCapped is a header's value for a refusal: at most 100 characters,
+// quotes and control characters escaped.
+func quoteCapped(v string) string {
+	const most = 100
+	if r := []rune(v); len(r) > most {
+		v = string(r[:most]) + "…"
+	}
+	q := strconv.Quote(v)
+	return q[1 : len(q)-1]
 }
 
 // hostGuard applies the go-sdk's DNS-rebinding rule to every route, not
@@ -315,10 +338,12 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 	return s.ResponseWriter.Write(b)
 }
 
-func (s *statusRecorder) Flush() {
-	if f, ok := s.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
+func (s *statusRecorder) Flush() { s.FlushError() }
+
+// FlushError flushes and says whether it failed (a client that stopped
+// reading), for deadlineWriter.
+func (s *statusRecorder) FlushError() error {
+	return http.NewResponseController(s.ResponseWriter).Flush()
 }
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }

@@ -1,16 +1,18 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,13 +30,17 @@ const statelessProtocol = "2026-07-28"
 //     server of its own, so its engine state is its own, and the go-sdk binds
 //     the session to the token that opened it.
 //
-// Both share the one library the factory closes over. Sessions are capped
-// (maxSessions), and so are tool calls across all sessions (calls).
+// Both share the one library the factory closes over. Before either sees a
+// POST, its message is checked (checkMessage: a malformed one is answered
+// in plain words), and a call takes a slot of the call cap, which it keeps
+// until its answer is written. Sessions are capped (maxSessions, and
+// sessionsPerToken for each token).
 type mcpRoutes struct {
-	newServer   func() *mcp.Server
-	calls       *callLimiter
-	maxSessions int
-	logger      *slog.Logger
+	newServer        func() *mcp.Server
+	calls            *callLimiter
+	maxSessions      int
+	sessionsPerToken int
+	logger           *slog.Logger
 
 	stateful  *mcp.StreamableHTTPHandler
 	stateless *mcp.StreamableHTTPHandler
@@ -43,22 +49,27 @@ type mcpRoutes struct {
 	inflight inflight // POSTs being answered, for graceful shutdown
 
 	mu       sync.Mutex
-	sessions map[*mcp.Server]bool   // servers of stateful sessions open or opening
+	sessions map[*mcp.Server]string // servers of stateful sessions open or opening, to their token's name
 	byToken  map[string]*mcp.Server // stateless servers, by token name ("" = no token required)
 }
+
+// limitedMethods are the requests that take a call slot: those whose
+// answers read the library or the engine, and may be large.
+var limitedMethods = map[string]bool{"tools/call": true, "resources/read": true, "prompts/get": true}
 
 type sessionServerKey struct{}
 
 func newMCPRoutes(opts HTTPOptions, calls *callLimiter) *mcpRoutes {
 	m := &mcpRoutes{
-		newServer:   opts.NewServer,
-		calls:       calls,
-		maxSessions: opts.MaxSessions,
-		logger:      opts.Logger,
-		sessions:    map[*mcp.Server]bool{},
-		byToken:     map[string]*mcp.Server{},
+		newServer:        opts.NewServer,
+		calls:            calls,
+		maxSessions:      opts.MaxSessions,
+		sessionsPerToken: min(opts.MaxSessionsPerToken, opts.MaxSessions),
+		logger:           opts.Logger,
+		sessions:         map[*mcp.Server]string{},
+		byToken:          map[string]*mcp.Server{},
 	}
-	m.probe = m.build()
+	m.probe = m.newServer()
 	m.stateful = mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		if srv, ok := r.Context().Value(sessionServerKey{}).(*mcp.Server); ok {
 			return srv
@@ -79,46 +90,120 @@ func newMCPRoutes(opts HTTPOptions, calls *callLimiter) *mcpRoutes {
 	return m
 }
 
-// build makes a server with fresh per-session state, behind the call cap.
-func (m *mcpRoutes) build() *mcp.Server {
-	srv := m.newServer()
-	srv.AddReceivingMiddleware(m.calls.middleware)
-	return srv
-}
-
 func (m *mcpRoutes) tokenServer(name string) *mcp.Server {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	srv := m.byToken[name]
 	if srv == nil {
-		srv = m.build()
+		srv = m.newServer()
 		m.byToken[name] = srv
 	}
 	return srv
 }
 
 func (m *mcpRoutes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var env envelope
 	if r.Method == http.MethodPost {
 		m.inflight.add()
 		defer m.inflight.done()
+		var ok bool
+		if env, ok = m.checkPost(w, r); !ok {
+			return
+		}
+		if env.isCall() && limitedMethods[env.method] {
+			release, err := m.calls.acquire(r.Context(), callerName(r))
+			var b *busy
+			switch {
+			case errors.As(err, &b):
+				m.answerBusy(w, env, b)
+				return
+			case err != nil:
+				return // the client left
+			}
+			defer release() // once the answer is written, or the write cut off
+		}
 	}
 	switch {
 	case r.Header.Get("Mcp-Protocol-Version") >= statelessProtocol:
 		m.stateless.ServeHTTP(w, r)
 	case r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "":
-		m.openSession(w, r)
+		m.openSession(w, r, env)
 	default:
 		m.stateful.ServeHTTP(w, r)
 	}
 }
 
+// checkPost checks the POST's one JSON-RPC message (bufferBody has read
+// it) and answers a malformed one: 400 with a JSON-RPC error for a message
+// that is not one, or a notification with invalid params (the spec's
+// "cannot accept the input"), and for a request with invalid params the
+// JSON-RPC error the go-sdk would send, in plain words: 400 on the
+// stateless protocol (SEP-2575 says so), 200 on the older ones.
+func (m *mcpRoutes) checkPost(w http.ResponseWriter, r *http.Request) (envelope, bool) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, "bad request: the body could not be read whole", http.StatusBadRequest)
+		return envelope{}, false
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		http.Error(w, "bad request: POST /mcp wants a JSON-RPC message as its body", http.StatusBadRequest)
+		return envelope{}, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	env, problem := checkMessage(body)
+	if problem == nil {
+		return env, true
+	}
+	if problem.detail != "" {
+		m.logger.Warn("refused an inbound MCP message", "code", problem.code, "detail", problem.detail)
+	}
+	status := http.StatusBadRequest
+	if problem.code == codeInvalidParams && !problem.notification && r.Header.Get("Mcp-Protocol-Version") < statelessProtocol {
+		status = http.StatusOK
+	}
+	writeRPC(w, status, problem.id, map[string]any{"error": map[string]any{"code": problem.code, "message": problem.message}})
+	return envelope{}, false
+}
+
+// answerBusy answers a call refused by the call cap: a tool call with a
+// tool error (the agent reads it and retries; nothing was done), a resource
+// or prompt read with a JSON-RPC error; both with Retry-After.
+func (m *mcpRoutes) answerBusy(w http.ResponseWriter, env envelope, b *busy) {
+	m.logger.Warn("refused a call: the call cap is reached", "method", env.method, "limit", b.limit)
+	w.Header().Set("Retry-After", b.retryAfterHeader())
+	if env.method == "tools/call" {
+		writeRPC(w, http.StatusOK, env.id, map[string]any{"result": map[string]any{
+			"content": []any{map[string]any{"type": "text", "text": b.Error()}},
+			"isError": true,
+		}})
+		return
+	}
+	writeRPC(w, http.StatusOK, env.id, map[string]any{"error": map[string]any{"code": busyCode, "message": b.Error()}})
+}
+
+// writeRPC writes one JSON-RPC response object: id (null when nil) and
+// the members given (result or error).
+func writeRPC(w http.ResponseWriter, status int, id json.RawMessage, members map[string]any) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	members["jsonrpc"] = "2.0"
+	members["id"] = id
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(members)
+}
+
 // openSession serves a POST that opens a stateful session (its initialize)
-// with a server of its own, once a session slot is free; past the cap it
-// answers 503 with a JSON-RPC error saying so.
-func (m *mcpRoutes) openSession(w http.ResponseWriter, r *http.Request) {
-	srv, ok := m.reserve()
-	if !ok {
-		m.refuseBusy(w, r)
+// with a server of its own, once a session slot is free, for all tokens and
+// for this one; past either cap it answers 503 with a JSON-RPC error
+// saying which.
+func (m *mcpRoutes) openSession(w http.ResponseWriter, r *http.Request, env envelope) {
+	token := callerName(r)
+	srv, refusal := m.reserve(token)
+	if refusal != "" {
+		m.refuseBusy(w, env, refusal)
 		return
 	}
 	m.stateful.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionServerKey{}, srv)))
@@ -138,21 +223,42 @@ func (m *mcpRoutes) openSession(w http.ResponseWriter, r *http.Request) {
 	}()
 }
 
-func (m *mcpRoutes) reserve() (*mcp.Server, bool) {
-	m.mu.Lock()
-	full := len(m.sessions) >= m.maxSessions
-	m.mu.Unlock()
-	if full {
-		return nil, false
+// reserve builds a server for a new session of token and counts it, or
+// says which cap refuses it.
+func (m *mcpRoutes) reserve(token string) (*mcp.Server, string) {
+	if refusal := m.sessionRefusal(token); refusal != "" {
+		return nil, refusal
 	}
-	srv := m.build()
+	srv := m.newServer() // outside the lock: building a server takes a while
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.sessions) >= m.maxSessions {
-		return nil, false
+	if refusal := m.sessionRefusalLocked(token); refusal != "" {
+		return nil, refusal
 	}
-	m.sessions[srv] = true
-	return srv, true
+	m.sessions[srv] = token
+	return srv, ""
+}
+
+func (m *mcpRoutes) sessionRefusal(token string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sessionRefusalLocked(token)
+}
+
+func (m *mcpRoutes) sessionRefusalLocked(token string) string {
+	if len(m.sessions) >= m.maxSessions {
+		return fmt.Sprintf("%d MCP sessions are open, the most this server allows (LIBRARIAN_HTTP_MAX_SESSIONS)", m.maxSessions)
+	}
+	held := 0
+	for _, t := range m.sessions {
+		if t == token {
+			held++
+		}
+	}
+	if held >= m.sessionsPerToken {
+		return fmt.Sprintf("%s holds %d MCP sessions, the most one token may (LIBRARIAN_HTTP_MAX_SESSIONS_PER_TOKEN)", tokenWords(token), held)
+	}
+	return ""
 }
 
 func (m *mcpRoutes) release(srv *mcp.Server) {
@@ -181,66 +287,16 @@ func (m *mcpRoutes) closeSessions() {
 // defined server error range).
 const busyCode = -32000
 
-func (m *mcpRoutes) refuseBusy(w http.ResponseWriter, r *http.Request) {
-	var id any
-	if body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20)); err == nil {
-		if msg, err := jsonrpc.DecodeMessage(body); err == nil {
-			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-				id = req.ID.Raw()
-			}
-		}
-	}
-	m.logger.Warn("refused a new MCP session: the session cap is reached", "max_sessions", m.maxSessions)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Retry-After", "10")
-	w.WriteHeader(http.StatusServiceUnavailable)
-	json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{
-		"code": busyCode,
-		"message": fmt.Sprintf("server busy: %d MCP sessions are open, the most this server allows (LIBRARIAN_HTTP_MAX_SESSIONS); "+
-			"retry in 10 s, or close sessions you no longer use (HTTP DELETE /mcp)", m.maxSessions),
+// sessionRetryAfter is when a refused session is told to try again.
+const sessionRetryAfter = 10 * time.Second
+
+func (m *mcpRoutes) refuseBusy(w http.ResponseWriter, env envelope, refusal string) {
+	m.logger.Warn("refused a new MCP session", "limit", refusal)
+	w.Header().Set("Retry-After", strconv.Itoa(int(sessionRetryAfter/time.Second)))
+	writeRPC(w, http.StatusServiceUnavailable, env.id, map[string]any{"error": map[string]any{
+		"code":    busyCode,
+		"message": fmt.Sprintf("server busy: %s; retry in %s, or close sessions you no longer use (HTTP DELETE /mcp)", refusal, retryWords(sessionRetryAfter)),
 	}})
-}
-
-// callLimiter caps the tool calls running at once across every session. A
-// call waits up to wait for a slot, then gets a tool error saying the
-// server is busy and that nothing was done, so the agent can simply retry.
-type callLimiter struct {
-	slots chan struct{}
-	wait  time.Duration
-}
-
-func newCallLimiter(max int, wait time.Duration) *callLimiter {
-	return &callLimiter{slots: make(chan struct{}, max), wait: wait}
-}
-
-func (l *callLimiter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method != "tools/call" {
-			return next(ctx, method, req)
-		}
-		select {
-		case l.slots <- struct{}{}:
-		default:
-			timer := time.NewTimer(l.wait)
-			defer timer.Stop()
-			select {
-			case l.slots <- struct{}{}:
-			case <-timer.C:
-				return l.busy(), nil
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-		defer func() { <-l.slots }()
-		return next(ctx, method, req)
-	}
-}
-
-func (l *callLimiter) busy() *mcp.CallToolResult {
-	res := text(fmt.Sprintf("server busy: all %d call slots (LIBRARIAN_HTTP_MAX_CALLS) stayed taken for %s; "+
-		"this call did nothing: send it again in a few seconds", cap(l.slots), l.wait))
-	res.IsError = true
-	return res
 }
 
 // inflight counts requests being answered; wait blocks until none is.

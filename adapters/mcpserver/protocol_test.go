@@ -66,7 +66,7 @@ func TestProtocolMistakesGetProperReplies(t *testing.T) {
 		{"a second initialize", "2", "already initialized"},
 		{"a message without a method", "3", "no 'method'"},
 		{"a ping with a null id", "null", "'id' is null"},
-		{"a 100,000-deep array", "null", "nests deeper than 10000 levels"},
+		{"a 100,000-deep array", "null", "nests deeper than 1000 levels"},
 	} {
 		r := find(tc.id, tc.inMessage)
 		if r == nil || r.Error.Code != -32600 {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -135,32 +134,23 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		c.replyError(nil, -32600, fmt.Sprintf("message longer than %d bytes", maxLine))
 		return nil
 	}
-	if !json.Valid(line) {
-		var syntax *json.SyntaxError
-		err := json.Unmarshal(line, new(json.RawMessage))
-		switch {
-		case errors.As(err, &syntax) && strings.Contains(syntax.Error(), "exceeded max depth"):
-			// Valid JSON, but Go's decoder (and so the SDK) stops at 10,000
-			// levels; no MCP message nests anywhere near that.
-			c.replyError(nil, -32600, fmt.Sprintf("invalid request: the message nests deeper than %d levels", maxNesting))
-		case errors.As(err, &syntax):
-			c.replyError(nil, -32700, fmt.Sprintf("parse error: the line is not valid JSON: %v (at byte %d)", syntax, syntax.Offset))
-		default:
-			c.replyError(nil, -32700, "parse error: the line is not valid JSON")
+	if _, problem := checkMessage(line); problem != nil {
+		if problem.detail != "" {
+			c.logger.Warn("refused an inbound message", "code", problem.code, "detail", problem.detail)
 		}
-		return nil
-	}
-	if line[0] == '[' {
-		c.replyError(nil, -32600, "invalid request: batches are not supported; send one message per line")
-		return nil
-	}
-	if problem := requestShape(line); problem != "" {
-		c.replyError(rawID(line), -32600, "invalid request: "+problem)
+		if problem.notification {
+			c.logger.Warn("dropped a notification with invalid params", "message", problem.message)
+			return nil
+		}
+		c.replyError(problem.id, problem.code, problem.message)
 		return nil
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
-		c.replyError(rawID(line), -32600, "invalid request: "+err.Error())
+		// checkMessage let through what the go-sdk refuses: its words may
+		// name Go types, so they go to the log, not to the client.
+		c.logger.Warn("the go-sdk refused an inbound message checkMessage passed", "err", err)
+		c.replyError(rawID(line), codeInvalidRequest, "invalid request: the message is not a JSON-RPC 2.0 request, notification or response")
 		return nil
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
@@ -169,32 +159,6 @@ func (c *lineConn) decode(line []byte) jsonrpc.Message {
 		c.mu.Unlock()
 	}
 	return msg
-}
-
-// maxNesting is how deep encoding/json decodes.
-const maxNesting = 10000
-
-// requestShape is what makes an object no JSON-RPC message the SDK would
-// answer, "" when nothing does: without a method it is neither a request
-// nor a notification (and without a result or an error, no response
-// either), and a request whose id is null cannot be answered by id. The
-// SDK would drop both silently.
-func requestShape(line []byte) string {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(line, &fields) != nil {
-		return "" // not an object: DecodeMessage says why
-	}
-	_, hasMethod := fields["method"]
-	_, hasResult := fields["result"]
-	_, hasError := fields["error"]
-	id, hasID := fields["id"]
-	switch {
-	case !hasMethod && !hasResult && !hasError:
-		return "no 'method': a request or notification names the method to call"
-	case hasMethod && hasID && bytes.Equal(bytes.TrimSpace(id), []byte("null")):
-		return "'id' is null: a request's id is a string or a number (leave it out for a notification)"
-	}
-	return ""
 }
 
 // rawID is the "id" of a malformed message when it is a valid JSON-RPC id
@@ -275,6 +239,9 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error != nil {
+		data = c.plainError(data)
+	}
 	err = c.writeLine(data)
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.mu.Lock()
@@ -283,6 +250,31 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 		c.mu.Unlock()
 	}
 	return err
+}
+
+// plainError is an encoded error response with its message replaced when
+// it shows Go internals (a type or struct field name from a decoder):
+// checkMessage refuses what the go-sdk would word that way, so this is the
+// last guard, for what it missed. The original goes to the log.
+func (c *lineConn) plainError(data []byte) []byte {
+	var resp struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data,omitempty"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &resp) != nil || !showsInternals(resp.Error.Message) {
+		return data
+	}
+	c.logger.Warn("an error answer named Go internals; the client gets a plain one", "code", resp.Error.Code, "message", resp.Error.Message)
+	resp.Error.Message = plainErrorMessage(resp.Error.Code)
+	if plain, err := json.Marshal(resp); err == nil {
+		return plain
+	}
+	return data
 }
 
 func (c *lineConn) writeLine(data []byte) error {

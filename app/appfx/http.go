@@ -78,9 +78,14 @@ func newHTTPServer(d httpDeps) (*mcpserver.HTTPServer, error) {
 			}
 			return nil
 		},
-		MaxSessions: s.HTTP.MaxSessions,
-		MaxCalls:    s.HTTP.MaxCalls,
-		Logger:      d.Server.Logger,
+		MaxSessions:         s.HTTP.MaxSessions,
+		MaxSessionsPerToken: s.HTTP.MaxSessionsPerToken,
+		MaxCalls:            s.HTTP.MaxCalls,
+		MaxCallsPerToken:    s.HTTP.MaxCallsPerToken,
+		MaxConnections:      s.HTTP.MaxConnections,
+		BodyTimeout:         s.HTTP.BodyTimeout,
+		WriteTimeout:        s.HTTP.WriteTimeout,
+		Logger:              d.Server.Logger,
 	})
 }
 

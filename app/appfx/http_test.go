@@ -78,6 +78,8 @@ func TestTokens(t *testing.T) {
 	}{
 		{"", "holds no token"},
 		{"a b c\n", "line 1: want TOKEN or NAME TOKEN"},
+		{"alice alice-token-0123\n \t \n", "line 2 is blank (only whitespace)"}, // a token left blank fails the start, not open
+		{"   \n", "line 1 is blank"},
 	} {
 		path := filepath.Join(dir, "f")
 		os.WriteFile(path, []byte(c.file), 0o600)

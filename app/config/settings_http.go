@@ -5,6 +5,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // HTTPSettings configure `librarian serve --http`: MCP over streamable
@@ -16,6 +17,13 @@ type HTTPSettings struct {
 	AllowedOrigins []string // LIBRARIAN_ALLOWED_ORIGINS: browser origins allowed to call
 	MaxSessions    int      // LIBRARIAN_HTTP_MAX_SESSIONS; 0 = the server's default
 	MaxCalls       int      // LIBRARIAN_HTTP_MAX_CALLS; 0 = the server's default
+	// LIBRARIAN_HTTP_MAX_SESSIONS_PER_TOKEN and _MAX_CALLS_PER_TOKEN; 0 =
+	// the server's default (half of the whole with two tokens or more).
+	MaxSessionsPerToken int
+	MaxCallsPerToken    int
+	MaxConnections      int           // LIBRARIAN_HTTP_MAX_CONNECTIONS; 0 = the server's default
+	BodyTimeout         time.Duration // LIBRARIAN_HTTP_BODY_TIMEOUT; 0 = the server's default
+	WriteTimeout        time.Duration // LIBRARIAN_HTTP_WRITE_TIMEOUT; 0 = the server's default
 	// MaxAnswerTokens and MaxResults are the ceilings of one answer's
 	// max_tokens and max_results (LIBRARIAN_HTTP_MAX_ANSWER_TOKENS,
 	// LIBRARIAN_HTTP_MAX_RESULTS); 0 = the server's default.
@@ -39,6 +47,11 @@ var httpSettingSpecs = []SettingSpec{
 		Help: "serve --http: a bearer token clients must send (required on a non-loopback address)",
 		Apply: func(s *Settings, v, _ string) error {
 			s.HTTP.Token = strings.TrimSpace(v)
+			if s.HTTP.Token == "" {
+				// Taken for unset, a blank token would start the server
+				// without auth: refused, so a typo cannot open it.
+				return fmt.Errorf("the token is blank (only whitespace): set a token, or unset the variable to serve loopback without one")
+			}
 			if strings.ContainsAny(s.HTTP.Token, " \t\r\n") {
 				return fmt.Errorf("a token holds no whitespace")
 			}
@@ -53,15 +66,40 @@ var httpSettingSpecs = []SettingSpec{
 	{Key: "LIBRARIAN_HTTP_MAX_SESSIONS", Env: []string{"LIBRARIAN_HTTP_MAX_SESSIONS"}, Value: "N", Default: "256",
 		Help:  "serve --http: MCP sessions open at once",
 		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxSessions, err = positive(v); return err }},
+	{Key: "LIBRARIAN_HTTP_MAX_SESSIONS_PER_TOKEN", Env: []string{"LIBRARIAN_HTTP_MAX_SESSIONS_PER_TOKEN"}, Value: "N",
+		Default: "half of LIBRARIAN_HTTP_MAX_SESSIONS with two tokens or more, else all",
+		Help:    "serve --http: MCP sessions one token may hold at once",
+		Apply:   func(s *Settings, v, _ string) (err error) { s.HTTP.MaxSessionsPerToken, err = positive(v); return err }},
 	{Key: "LIBRARIAN_HTTP_MAX_CALLS", Env: []string{"LIBRARIAN_HTTP_MAX_CALLS"}, Value: "N", Default: "64",
-		Help:  "serve --http: tool calls running at once, all sessions together",
+		Help:  "serve --http: calls running at once, all callers together (tool calls, resource reads, engine API requests)",
 		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxCalls, err = positive(v); return err }},
+	{Key: "LIBRARIAN_HTTP_MAX_CALLS_PER_TOKEN", Env: []string{"LIBRARIAN_HTTP_MAX_CALLS_PER_TOKEN"}, Value: "N",
+		Default: "half of LIBRARIAN_HTTP_MAX_CALLS with two tokens or more, else all",
+		Help:    "serve --http: calls one token may run at once",
+		Apply:   func(s *Settings, v, _ string) (err error) { s.HTTP.MaxCallsPerToken, err = positive(v); return err }},
+	{Key: "LIBRARIAN_HTTP_MAX_CONNECTIONS", Env: []string{"LIBRARIAN_HTTP_MAX_CONNECTIONS"}, Value: "N", Default: "1024",
+		Help:  "serve --http: connections open at once; more wait to be accepted",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxConnections, err = positive(v); return err }},
+	{Key: "LIBRARIAN_HTTP_BODY_TIMEOUT", Env: []string{"LIBRARIAN_HTTP_BODY_TIMEOUT"}, Value: "DURATION", Default: "30s",
+		Help:  "serve --http: a request body must arrive within this long of its headers (else 408)",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.BodyTimeout, err = positiveDuration(v); return err }},
+	{Key: "LIBRARIAN_HTTP_WRITE_TIMEOUT", Env: []string{"LIBRARIAN_HTTP_WRITE_TIMEOUT"}, Value: "DURATION", Default: "30s",
+		Help:  "serve --http: a client must take each write of an answer (or stream event) within this long, else its connection is cut",
+		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.WriteTimeout, err = positiveDuration(v); return err }},
 	{Key: "LIBRARIAN_HTTP_MAX_ANSWER_TOKENS", Env: []string{"LIBRARIAN_HTTP_MAX_ANSWER_TOKENS"}, Value: "N", Default: "100000",
 		Help:  "serve --http: the most tokens one list_documents or get_documents answer holds, whatever max_tokens asks (0 included), with a note when it caps",
 		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxAnswerTokens, err = positive(v); return err }},
 	{Key: "LIBRARIAN_HTTP_MAX_RESULTS", Env: []string{"LIBRARIAN_HTTP_MAX_RESULTS"}, Value: "N", Default: "1000",
 		Help:  "serve --http: the most hit lines (ranked: sections) one search_documents answer holds, whatever max_results asks (0 included)",
 		Apply: func(s *Settings, v, _ string) (err error) { s.HTTP.MaxResults, err = positive(v); return err }},
+}
+
+func positiveDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("want a positive duration such as 30s or 2m, got %q", v)
+	}
+	return d, nil
 }
 
 func positive(v string) (int, error) {

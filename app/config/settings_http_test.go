@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestHTTPSettings(t *testing.T) {
@@ -21,6 +22,15 @@ func TestHTTPSettings(t *testing.T) {
 		{map[string]string{"LIBRARIAN_HTTP": "70000"}, "", "out of range"},
 		{map[string]string{"LIBRARIAN_HTTP_MAX_CALLS": "0"}, "", "LIBRARIAN_HTTP_MAX_CALLS: want a positive integer"},
 		{map[string]string{"LIBRARIAN_HTTP_MAX_SESSIONS": "many"}, "", "LIBRARIAN_HTTP_MAX_SESSIONS"},
+		// A blank token is refused, not taken for unset (which would serve
+		// loopback without auth).
+		{map[string]string{"LIBRARIAN_TOKEN": " "}, "", "LIBRARIAN_TOKEN: the token is blank"},
+		{map[string]string{"LIBRARIAN_TOKEN": "\t\n"}, "", "LIBRARIAN_TOKEN: the token is blank"},
+		{map[string]string{"LIBRARIAN_HTTP_MAX_CALLS_PER_TOKEN": "0"}, "", "LIBRARIAN_HTTP_MAX_CALLS_PER_TOKEN: want a positive integer"},
+		{map[string]string{"LIBRARIAN_HTTP_MAX_SESSIONS_PER_TOKEN": "-1"}, "", "LIBRARIAN_HTTP_MAX_SESSIONS_PER_TOKEN: want a positive integer"},
+		{map[string]string{"LIBRARIAN_HTTP_MAX_CONNECTIONS": "x"}, "", "LIBRARIAN_HTTP_MAX_CONNECTIONS: want a positive integer"},
+		{map[string]string{"LIBRARIAN_HTTP_WRITE_TIMEOUT": "30"}, "", "LIBRARIAN_HTTP_WRITE_TIMEOUT: want a positive duration"},
+		{map[string]string{"LIBRARIAN_HTTP_BODY_TIMEOUT": "0s"}, "", "LIBRARIAN_HTTP_BODY_TIMEOUT: want a positive duration"},
 	} {
 		s, err := LoadSettings(func(k string) string { return c.env[k] }, nil)
 		if c.err != "" {
@@ -38,5 +48,12 @@ func TestHTTPSettings(t *testing.T) {
 	}, nil)
 	if s.HTTP.Token != "tok" || len(s.HTTP.AllowedOrigins) != 2 || s.HTTP.MaxCalls != 8 {
 		t.Errorf("HTTP settings = %+v", s.HTTP)
+	}
+	s, err := LoadSettings(func(k string) string {
+		return map[string]string{"LIBRARIAN_HTTP_WRITE_TIMEOUT": "5s", "LIBRARIAN_HTTP_BODY_TIMEOUT": "1m", "LIBRARIAN_HTTP_MAX_CONNECTIONS": "100",
+			"LIBRARIAN_HTTP_MAX_CALLS_PER_TOKEN": "3", "LIBRARIAN_HTTP_MAX_SESSIONS_PER_TOKEN": "7"}[k]
+	}, nil)
+	if h := s.HTTP; err != nil || h.WriteTimeout != 5*time.Second || h.BodyTimeout != time.Minute || h.MaxConnections != 100 || h.MaxCallsPerToken != 3 || h.MaxSessionsPerToken != 7 {
+		t.Errorf("HTTP limits = %+v, %v", h, err)
 	}
 }

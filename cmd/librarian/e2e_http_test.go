@@ -258,6 +258,24 @@ func TestHTTPBinaryRefusesToStart(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), "LIBRARIAN_TOKEN_FILE: open /nonexistent/tokens") {
 		t.Errorf("missing token file: exit %d (%v), output %s", code, err, out)
 	}
+
+	// A blank token is refused at start, with one line naming the setting:
+	// taken for unset, it would serve loopback without auth.
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	os.WriteFile(tokens, []byte("alice alice-token-0123456789\n \t \n"), 0o600)
+	for _, c := range []struct{ env, want string }{
+		{"LIBRARIAN_TOKEN= ", "librarian: LIBRARIAN_TOKEN: the token is blank"},
+		{"LIBRARIAN_TOKEN_FILE=" + tokens, "librarian: LIBRARIAN_TOKEN_FILE: token file " + tokens + " line 2 is blank"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		cmd := exec.CommandContext(ctx, binary, "serve", "--http", "127.0.0.1:0")
+		cmd.Env = append(os.Environ(), "LIBRARY_ROOT="+filepath.Join(repoRoot(t), "library"), "LIBRARIAN_TOKEN=", "LIBRARIAN_TOKEN_FILE=", c.env)
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.HasPrefix(string(out), c.want) || strings.Count(string(out), "\n") != 1 {
+			t.Errorf("%q: exit %d (%v), output %q; want exit 2 and one line starting %q", c.env, code, err, out, c.want)
+		}
+	}
 }
 
 // TestHTTPTypeScriptSDK drives the binary with the official TypeScript
