@@ -162,6 +162,20 @@ func githubSlug(heading string) string {
 }
 
 // TestLicenseIsMIT: the root LICENSE is MIT, like the projects followed.
+// TestDocsSpeakPlainly (issue 23): the README and docs/ named the
+// projects Librarian follows by seed numbers ("seed 000") and sent readers
+// to ../shared/, which is not in the repository.
+func TestDocsSpeakPlainly(t *testing.T) {
+	insider := regexp.MustCompile(`(?i)\bseed[ -]?00[0-9]|\.\./shared/`)
+	for _, p := range append([]string{"README.md"}, docPages(t)...) {
+		for i, line := range strings.Split(readRepoFile(t, p), "\n") {
+			if m := insider.FindString(line); m != "" {
+				t.Errorf("%s:%d says %q: name the project by what it is, and point inside the repository", p, i+1, m)
+			}
+		}
+	}
+}
+
 func TestLicenseIsMIT(t *testing.T) {
 	if license := readRepoFile(t, "LICENSE"); !strings.HasPrefix(license, "MIT License\n") || !strings.Contains(license, "Permission is hereby granted, free of charge") {
 		t.Error("LICENSE is not the MIT license")
