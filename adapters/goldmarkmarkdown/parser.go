@@ -236,3 +236,13 @@ func plainText(src []byte) domain.Structure {
 		Version:        domain.StructureVersion,
 	}
 }
+
+var _ markdown.FrontmatterFinder = (*Parser)(nil)
+
+// FrontmatterEnd implements markdown.FrontmatterFinder: the line that
+// closes a leading frontmatter block, as Parse reports it, found by the
+// same scan without parsing the rest.
+func (p *Parser) FrontmatterEnd(src []byte) int {
+	line, _ := frontmatterEnd(src, newLineIndex(src))
+	return line
+}

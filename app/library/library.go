@@ -217,8 +217,9 @@ func (l *Library) Open(ctx context.Context, d domain.Document) (*Doc, error) {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (%s)", domain.ErrTooLarge, len(content), limit, l.docLimitSource())
 	}
 	var p *Doc
-	if cached != nil && bytes.Equal(cached.Content, content) {
-		// Same bytes (a racy stamp re-checked, or a touch): keep the parse.
+	if cached != nil && !cached.textOnly && bytes.Equal(cached.Content, content) {
+		// Same bytes (a racy stamp re-checked, or a touch): keep the parse
+		// (a text-only doc has none to keep).
 		p = &Doc{Stamp: readStamp, Content: cached.Content, Structure: cached.Structure, readAt: readAt}
 	} else {
 		p = &Doc{Stamp: readStamp, Content: content, Structure: l.parser.Parse(content), readAt: readAt}

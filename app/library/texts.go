@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/markdown"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -17,6 +18,12 @@ import (
 
 // OpenText returns a doc whose content and structure.FrontmatterEnd are
 // current; its other structure fields may be missing (textOnly).
+//
+// A doc that is neither cached nor indexed is read without a parse when the
+// parser can find the frontmatter alone (markdown.FrontmatterFinder): a
+// search during a first build scans the docs the index does not hold yet,
+// and parsing each of them cost a rare literal over 10,000 docs about a
+// second; only the docs with hits are parsed, by Open, to name sections.
 func (l *Library) OpenText(ctx context.Context, d domain.Document) (*Doc, error) {
 	l.mu.Lock()
 	cached := l.cache[d.Path]
@@ -24,7 +31,44 @@ func (l *Library) OpenText(ctx context.Context, d domain.Document) (*Doc, error)
 	if cached.isVersion(d.Stamp) {
 		return cached, nil
 	}
-	return l.Open(ctx, d)
+	finder, ok := l.parser.(markdown.FrontmatterFinder)
+	if !ok {
+		return l.Open(ctx, d)
+	}
+	stamp := d.Stamp
+	if stamp == (domain.Stamp{}) {
+		var err error
+		if stamp, err = l.source.Stat(ctx, d.Path); err != nil {
+			return nil, err
+		}
+		if cached.isVersion(stamp) {
+			return cached, nil
+		}
+	}
+	limit := l.cfg.MaxDocBytes
+	if limit <= 0 {
+		limit = domain.DefaultMaxDocBytes
+	}
+	if stamp.Size > limit {
+		return l.Open(ctx, d) // which says so, in its words
+	}
+	readAt := time.Now()
+	content, readStamp, err := l.source.ReadFile(ctx, d.Path)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(content)) > limit {
+		return l.Open(ctx, d)
+	}
+	p := &Doc{Stamp: readStamp, Content: content, Structure: domain.Structure{FrontmatterEnd: finder.FrontmatterEnd(content)},
+		readAt: readAt, textOnly: true}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now := l.cache[d.Path]; now.isVersion(readStamp) {
+		return now, nil // opened meanwhile, perhaps parsed
+	}
+	l.cache[d.Path] = p
+	return p, nil
 }
 
 // OpenAllTexts is OpenAll for OpenText: it loads the library's texts from

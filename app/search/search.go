@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -170,7 +171,9 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 					done[i] = true
 					continue // the index proves it holds no hit
 				}
-				p, err := l.lib.Open(ctx, docs[i])
+				// Matching needs the bytes and where the body starts, not
+				// the parse (only the docs shown are parsed, below).
+				p, err := l.lib.OpenText(ctx, docs[i])
 				if err != nil {
 					if ctx.Err() == nil {
 						errs[i], done[i] = err, true
@@ -243,6 +246,11 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 		limit := counts[i]
 		if budget > 0 {
 			limit = min(limit, budget-shown)
+		}
+		// A doc shown names the sections of its hits: its parse, when
+		// its bytes are still those counted.
+		if full, err := l.lib.Open(ctx, d); err == nil && full != parsed[i] && bytes.Equal(full.Content, parsed[i].Content) {
+			parsed[i], views[i] = full, vs.get(full, d.Path)
 		}
 		hits = hits[:0]
 		m.scan(ctx, parsed[i], views[i], limit, &hits)

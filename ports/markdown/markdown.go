@@ -29,3 +29,13 @@ import "github.com/librarian/librarian/domain"
 type Parser interface {
 	Parse(src []byte) domain.Structure
 }
+
+// FrontmatterFinder is a Parser that also finds, without a full parse, the
+// line that closes a doc's frontmatter (Structure.FrontmatterEnd, 0 when
+// none): a literal or regex scan over a doc skips its frontmatter and
+// needs nothing else of its structure, and parsing every doc of a library
+// that is not indexed yet cost a first session's search a second. The
+// answer is always the one Parse gives (markdowntest checks it).
+type FrontmatterFinder interface {
+	FrontmatterEnd(src []byte) int
+}

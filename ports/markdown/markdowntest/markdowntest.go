@@ -71,6 +71,21 @@ func Run(t *testing.T, p markdown.Parser) {
 		}
 	})
 
+	if f, ok := p.(markdown.FrontmatterFinder); ok {
+		t.Run("FrontmatterFinder", func(t *testing.T) {
+			for _, src := range Inputs() {
+				if got, want := f.FrontmatterEnd(src), parse(t, p, src).FrontmatterEnd; got != want {
+					t.Errorf("FrontmatterEnd(%q) = %d, Parse says %d", truncate(src), got, want)
+				}
+			}
+			for _, c := range frontmatterCases() {
+				if got := f.FrontmatterEnd([]byte(c.src)); got != c.want.FrontmatterEnd {
+					t.Errorf("FrontmatterEnd(%q) = %d, want %d", c.src, got, c.want.FrontmatterEnd)
+				}
+			}
+		})
+	}
+
 	t.Run("InputUnchanged", func(t *testing.T) {
 		for _, src := range Inputs() {
 			before := bytes.Clone(src)
