@@ -187,10 +187,7 @@ func (l *Library) Open(ctx context.Context, d domain.Document) (*Doc, error) {
 	if cached.isVersion(stamp) && !cached.textOnly {
 		return cached, nil
 	}
-	limit := l.cfg.MaxDocBytes
-	if limit <= 0 {
-		limit = domain.DefaultMaxDocBytes
-	}
+	limit := l.maxDocBytes()
 	if stamp.Size > limit {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit for a document (%s)", domain.ErrTooLarge, stamp.Size, limit, l.docLimitSource())
 	}
@@ -304,6 +301,15 @@ func (l *Library) openEach(ctx context.Context, docs []domain.Document, open fun
 	close(next)
 	wg.Wait()
 	return out, errs
+}
+
+// maxDocBytes is the largest document file read: LIBRARY_MAX_DOC_BYTES, or
+// domain.DefaultMaxDocBytes.
+func (l *Library) maxDocBytes() int64 {
+	if l.cfg.MaxDocBytes > 0 {
+		return l.cfg.MaxDocBytes
+	}
+	return domain.DefaultMaxDocBytes
 }
 
 // docLimitSource names the setting behind the document size limit, so a

@@ -45,10 +45,7 @@ func (l *Library) OpenText(ctx context.Context, d domain.Document) (*Doc, error)
 			return cached, nil
 		}
 	}
-	limit := l.cfg.MaxDocBytes
-	if limit <= 0 {
-		limit = domain.DefaultMaxDocBytes
-	}
+	limit := l.maxDocBytes()
 	if stamp.Size > limit {
 		return l.Open(ctx, d) // which says so, in its words
 	}
