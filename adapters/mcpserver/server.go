@@ -7,6 +7,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -165,7 +166,7 @@ func schemaFor[In any](defaults map[string]any) *jsonschema.Schema {
 		if !ok {
 			panic(fmt.Sprintf("schema for %T: no property %q", *new(In), name))
 		}
-		raw, err := jsonMarshal(v)
+		raw, err := json.Marshal(v)
 		if err != nil {
 			panic(err)
 		}
