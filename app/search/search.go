@@ -350,11 +350,5 @@ func innermostSectionIndex(secs []domain.Section, line int) int {
 // match [start, end), marking each cut with '…'. A trailing '\r' (CRLF
 // files) is dropped.
 func trimAround(line []byte, start, end int) string {
-	return trimAroundN(line, start, end, maxHitRunes, 3)
-}
-
-// trimAroundN is trimAround showing at most maxHitRunes runes, of which up
-// to 1/before go before the match (wording.Excerpt).
-func trimAroundN(line []byte, start, end, maxHitRunes, before int) string {
-	return wording.Excerpt(line, start, end, maxHitRunes, before)
+	return wording.Excerpt(line, start, end, maxHitRunes, 3)
 }

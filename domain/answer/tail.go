@@ -84,40 +84,34 @@ func writeCapped(b *strings.Builder, heading string, lines []string, limit int, 
 // names them all: "select[0], select[3]: unknown doc 'x': …".
 func GroupNotes(notes []domain.SelNote) []string {
 	texts := domain.NoteTexts(notes) // sorts notes in place, as texts are
-	type group struct {
+	// A line is a note as it is (sels nil), or the note of every selector
+	// in sels that says rest.
+	type line struct {
 		rest string
 		sels []int
 	}
-	var order []*group
-	byRest := map[string]*group{}
-	var out []*string
+	var lines []*line
+	byRest := map[string]*line{}
 	for i, n := range notes {
-		prefix := "select[" + strconv.Itoa(n.Sel) + "]: "
-		rest, ok := strings.CutPrefix(texts[i], prefix)
-		if n.Sel < 0 || !ok {
-			s := texts[i]
-			out = append(out, &s)
-			order = append(order, nil)
-			continue
+		rest, ok := strings.CutPrefix(texts[i], "select["+strconv.Itoa(n.Sel)+"]: ")
+		switch {
+		case n.Sel < 0 || !ok:
+			lines = append(lines, &line{rest: texts[i]})
+		case byRest[rest] != nil:
+			byRest[rest].sels = append(byRest[rest].sels, n.Sel)
+		default:
+			byRest[rest] = &line{rest: rest, sels: []int{n.Sel}}
+			lines = append(lines, byRest[rest])
 		}
-		if g := byRest[rest]; g != nil {
-			g.sels = append(g.sels, n.Sel)
-			continue
-		}
-		g := &group{rest: rest, sels: []int{n.Sel}}
-		byRest[rest] = g
-		order = append(order, g)
-		out = append(out, nil)
 	}
-	lines := make([]string, 0, len(order))
-	for i, g := range order {
-		if g == nil {
-			lines = append(lines, *out[i])
-			continue
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.rest
+		if l.sels != nil {
+			out[i] = SelectList(l.sels) + ": " + l.rest
 		}
-		lines = append(lines, SelectList(g.sels)+": "+g.rest)
 	}
-	return lines
+	return out
 }
 
 // maxSelectRuns caps the runs SelectList names before it gives the count.
