@@ -39,7 +39,7 @@ func (ix *Index) recordRoot(ctx context.Context, root string, now time.Time) {
 	if stored == root && now.Sub(time.Unix(last, 0)) < openedEvery {
 		return
 	}
-	_, err := ix.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('root', ?), ('opened', ?)
+	_, err := ix.writer.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('root', ?), ('opened', ?)
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, root, strconv.FormatInt(now.Unix(), 10))
 	if err != nil {
 		ix.log.Debug("section index: cannot record its root", "file", ix.file, "reason", err.Error())

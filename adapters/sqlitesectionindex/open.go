@@ -40,7 +40,12 @@ type Index struct {
 	file  string    // "" in memory
 	entry *sql.Stmt // Entry's query, prepared once: a restart reads every doc through it
 
-	plan planStats // what Candidates plans with, kept between calls
+	// writer writes the main file: a connection without the side files
+	// attached, since a write transaction takes the write lock of every
+	// file its connection has attached. The same as db in memory.
+	writer *sql.DB
+	sides  []*side // the side files (sides.go); nil in memory
+	plan  planStats // what Candidates plans with, kept between calls
 
 	log       *slog.Logger   // the one line a snapshot that cannot be written is worth
 	snapshots sync.WaitGroup // text snapshots being written (Close waits)
@@ -51,6 +56,8 @@ type Options struct {
 	// BusyTimeout is how long a call waits for another process's write
 	// lock before giving up (default 5 s).
 	BusyTimeout time.Duration
+	// Log takes the line a rebuild is worth (default slog.Default()).
+	Log *slog.Logger
 }
 
 // DefaultDir is where index files live when LIBRARY_INDEX_DIR is not set:
@@ -124,13 +131,16 @@ func Open(ctx context.Context, root, dir string, log *slog.Logger) (*Index, erro
 		log.Warn("section index: using memory for this run", "reason", err.Error())
 		return OpenMemory()
 	}
-	ix, err := OpenFile(ctx, file, Options{})
+	ix, err := OpenFile(ctx, file, Options{Log: log})
 	if isCorrupt(err) {
 		log.Warn("section index: the file is corrupt; rebuilding it", "file", file, "reason", err.Error())
-		for _, suffix := range []string{"", "-wal", "-shm", "-texts"} {
-			os.Remove(file + suffix)
+		for _, f := range []string{file, sideFile(file, "grams"), sideFile(file, "ranked")} {
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				os.Remove(f + suffix)
+			}
 		}
-		ix, err = OpenFile(ctx, file, Options{})
+		os.Remove(file + "-texts")
+		ix, err = OpenFile(ctx, file, Options{Log: log})
 	}
 	if err != nil {
 		log.Warn("section index: cannot use the file; using memory for this run", "file", file, "reason", err.Error())
@@ -155,18 +165,39 @@ func OpenFile(ctx context.Context, file string, o Options) (*Index, error) {
 	}
 	dsn := fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_txlock=immediate",
 		file, o.BusyTimeout.Milliseconds())
-	db, err := sql.Open("sqlite", dsn)
+	// The schema is checked and made on a connection without the side
+	// files: a foreign file must stay as it was, with nothing beside it.
+	plain, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(4)
-	ix := &Index{db: db, where: file, file: file, log: slog.Default()}
-	if err := ix.migrate(ctx); err != nil {
-		db.Close()
+	plain.SetMaxOpenConns(1)
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	ix := &Index{db: plain, writer: plain, where: file, file: file, log: o.Log}
+	if _, _, err := check(ctx, plain); err != nil {
+		plain.Close()
 		return nil, fmt.Errorf("section index %s: %w", file, err)
 	}
-	if err := ix.prepare(ctx); err != nil {
-		db.Close()
+	if ix.sides, err = openSides(file, o); err != nil {
+		plain.Close()
+		return nil, fmt.Errorf("section index %s: %w", file, err)
+	}
+	err = ix.migrate(ctx)
+	if err == nil {
+		ix.db, err = sql.Open("librarian-section-index", dsn)
+	}
+	if err == nil {
+		ix.db.SetMaxOpenConns(4)
+		err = ix.prepare(ctx)
+	}
+	if err != nil {
+		if ix.db != nil && ix.db != plain {
+			ix.db.Close()
+		}
+		plain.Close()
+		closeSides(ix.sides)
 		return nil, fmt.Errorf("section index %s: %w", file, err)
 	}
 	return ix, nil
@@ -186,7 +217,7 @@ func OpenMemory() (*Index, error) {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	ix := &Index{db: db, where: "memory", log: slog.Default()}
+	ix := &Index{db: db, writer: db, where: "memory", log: slog.Default()}
 	if err := ix.migrate(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("in-memory section index: %w", err)
@@ -207,6 +238,10 @@ func (ix *Index) prepare(ctx context.Context) (err error) {
 func (ix *Index) Close() error {
 	ix.snapshots.Wait()
 	ix.entry.Close()
+	closeSides(ix.sides)
+	if ix.writer != ix.db {
+		ix.writer.Close()
+	}
 	return ix.db.Close()
 }
 

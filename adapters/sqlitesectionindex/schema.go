@@ -14,8 +14,9 @@ const applicationID = 0x4C494252
 // dropped and rebuilt (the library is the source of truth); a newer one
 // (a newer Librarian) is bypassed, never touched. 5: the stored parses
 // carry standard markdown images (domain.StructureVersion 1), so an index
-// of version 4 is rebuilt rather than parsed again doc by doc.
-const schemaVersion = 5
+// of version 4 is rebuilt rather than parsed again doc by doc. 6: the
+// full-text tables moved to the side files (sides.go).
+const schemaVersion = 6
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.
@@ -52,16 +53,10 @@ var schema = []string{
 		start INTEGER NOT NULL,
 		end INTEGER NOT NULL)`,
 	`CREATE INDEX sections_doc ON sections(doc)`,
-	// Candidates: trigrams of each doc's text, folded (domain.Fold) so that
-	// the trigram tokenizer's own folding and Go's (?i) agree. Contentless:
-	// the text is in docs already.
-	`CREATE VIRTUAL TABLE grams USING fts5(text, tokenize='trigram case_sensitive 0', content='', contentless_delete=1, detail=none)`,
-	// How many docs hold each trigram: Candidates plans with it.
-	`CREATE VIRTUAL TABLE grams_vocab USING fts5vocab(grams, 'row')`,
-	// Ranked: one row per section (rowid = sections.id). The body is kept
-	// so highlight() can tell which lines matched.
-	`CREATE VIRTUAL TABLE ranked USING fts5(title, heading, body, code, tokenize='porter unicode61')`,
-	`INSERT INTO ranked(ranked, rank) VALUES('rank', '` + rankWeights + `')`,
+	// The ids of docs and sections the main file no longer holds whose rows
+	// the side files may still hold (see sides.go).
+	`CREATE TABLE dead_docs(id INTEGER PRIMARY KEY)`,
+	`CREATE TABLE dead_sections(id INTEGER PRIMARY KEY)`,
 	`CREATE TABLE names(
 		doc INTEGER NOT NULL,
 		kind TEXT NOT NULL,
@@ -85,10 +80,10 @@ func (ix *Index) migrate(ctx context.Context) error {
 	if _, _, err := check(ctx, ix.db); err != nil {
 		return err
 	}
-	if _, err := ix.db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+	if _, err := ix.writer.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
 		return err
 	}
-	tx, err := ix.db.BeginTx(ctx, nil)
+	tx, err := ix.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -98,23 +93,54 @@ func (ix *Index) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case ours && current:
-		return tx.Commit()
-	case ours:
-		for _, t := range []string{"meta", "docs", "sections", "grams_vocab", "grams", "ranked", "names", "links"} {
-			if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+t); err != nil {
+	if ours && current {
+		// The side files must be this file's: one missing, emptied or
+		// from another build would hide docs from searches.
+		instance, _, err := stateOf(ctx, tx)
+		if err != nil {
+			return err
+		}
+		fits := true
+		for _, s := range ix.sides {
+			ok, err := s.belongs(ctx, instance)
+			if err != nil {
+				return fmt.Errorf("side file %s: %w", s.name, err)
+			}
+			fits = fits && ok
+		}
+		if fits {
+			return tx.Commit()
+		}
+		ix.log.Info("section index: a side file does not belong to the index; rebuilding it", "file", ix.where)
+	}
+	if ours {
+		// Qualified: a name alone could find an attached side file's table.
+		for _, t := range []string{"meta", "docs", "sections", "dead_docs", "dead_sections", "grams_vocab", "grams", "ranked", "names", "links"} {
+			if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS main.`+t); err != nil {
 				return err
 			}
 		}
 	}
-	for _, s := range schema {
+	tables := schema
+	if ix.sides == nil { // in memory: one database holds every table
+		tables = append(append(append([]string{}, schema...), gramsSchema...), rankedSchema...)
+	}
+	for _, s := range tables {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("creating the schema: %w", err)
 		}
 	}
+	instance := newInstance()
+	// Inside the main file's write lock, before its commit: a side file
+	// reset for a main file that then failed to commit names an instance
+	// no main file has, and is reset again.
+	for _, s := range ix.sides {
+		if err := s.reset(ctx, instance); err != nil {
+			return fmt.Errorf("side file %s: %w", s.name, err)
+		}
+	}
 	// The file's instance: a text snapshot names it (see snapshot.go).
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('instance', ?)`, newInstance()); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('instance', ?)`, instance); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, applicationID)); err != nil {
@@ -124,6 +150,24 @@ func (ix *Index) migrate(ctx context.Context) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// gramsSchema is the grams side file's (see sides.go).
+var gramsSchema = []string{
+	// Candidates: trigrams of each doc's text (rowid = docs.id), folded
+	// (domain.Fold) so that the trigram tokenizer's own folding and Go's
+	// (?i) agree. Contentless: the text is in docs already.
+	`CREATE VIRTUAL TABLE grams USING fts5(text, tokenize='trigram case_sensitive 0', content='', contentless_delete=1, detail=none)`,
+	// How many docs hold each trigram: Candidates plans with it.
+	`CREATE VIRTUAL TABLE grams_vocab USING fts5vocab(grams, 'row')`,
+}
+
+// rankedSchema is the ranked side file's.
+var rankedSchema = []string{
+	// Ranked: one row per section (rowid = sections.id). The body is kept
+	// so highlight() can tell which lines matched.
+	`CREATE VIRTUAL TABLE ranked USING fts5(title, heading, body, code, tokenize='porter unicode61')`,
+	`INSERT INTO ranked(ranked, rank) VALUES('rank', '` + rankWeights + `')`,
 }
 
 type querier interface {

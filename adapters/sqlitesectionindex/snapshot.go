@@ -38,9 +38,13 @@ func (ix *Index) snapshotFile() string {
 // state is the database's instance and generation: what a snapshot of its
 // texts must name.
 func (ix *Index) state(ctx context.Context) (string, int64, error) {
+	return stateOf(ctx, ix.db)
+}
+
+func stateOf(ctx context.Context, db querier) (string, int64, error) {
 	var instance string
 	var gen int64
-	err := ix.db.QueryRowContext(ctx, `SELECT
+	err := db.QueryRowContext(ctx, `SELECT
 		coalesce((SELECT CAST(value AS TEXT) FROM meta WHERE key = 'instance'), ''),
 		coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'), 0)`).Scan(&instance, &gen)
 	return instance, gen, err

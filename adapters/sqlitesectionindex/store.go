@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/librarian/librarian/domain"
-	"github.com/librarian/librarian/domain/textmatch"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -211,211 +208,6 @@ func decodeEntry(e *sectionindex.Entry, doc, structure, names, links []byte) err
 	return nil
 }
 
-// Apply writes u in one transaction: readers see the state before or after
-// it, never a part.
-func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
-	ds := deriveAll(u.Put)
-	tx, err := ix.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("section index update: %w", err)
-	}
-	defer tx.Rollback()
-	w, err := prepareWriter(ctx, tx)
-	if err != nil {
-		return fmt.Errorf("section index update: %w", err)
-	}
-	defer w.close()
-	for _, p := range u.Remove {
-		if err := w.remove(ctx, p); err != nil {
-			return fmt.Errorf("section index update: removing %s: %w", p, err)
-		}
-	}
-	for i, e := range u.Put {
-		if err := w.remove(ctx, e.Doc.Path); err != nil {
-			return fmt.Errorf("section index update: replacing %s: %w", e.Doc.Path, err)
-		}
-		if err := w.put(ctx, e, ds[i]); err != nil {
-			return fmt.Errorf("section index update: storing %s: %w", e.Doc.Path, err)
-		}
-	}
-	if len(u.Put) > 0 || len(u.Remove) > 0 {
-		if err := bumpGeneration(ctx, tx); err != nil {
-			return fmt.Errorf("section index update: %w", err)
-		}
-	}
-	meta := map[string]any{}
-	if u.Folders != nil {
-		meta["folders"] = u.Folders
-	}
-	if u.Notes != nil {
-		meta["notes"] = u.Notes
-	}
-	if u.BuiltAt != 0 {
-		meta["built_at"] = u.BuiltAt
-	}
-	for k, v := range meta {
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, k, raw); err != nil {
-			return fmt.Errorf("section index update: %s: %w", k, err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("section index update: %w", err)
-	}
-	if len(u.Put) > 0 || len(u.Remove) > 0 {
-		ix.plan.forget()
-	}
-	return nil
-}
-
-// writer holds the statements of one Apply.
-type writer struct {
-	stmts map[string]*sql.Stmt
-}
-
-var writerSQL = map[string]string{
-	"find":        `SELECT id FROM docs WHERE path = ?`,
-	"delGrams":    `DELETE FROM grams WHERE rowid = ?`,
-	"delRanked":   `DELETE FROM ranked WHERE rowid IN (SELECT id FROM sections WHERE doc = ?)`,
-	"delSections": `DELETE FROM sections WHERE doc = ?`,
-	"delNames":    `DELETE FROM names WHERE doc = ?`,
-	"delLinks":    `DELETE FROM links WHERE doc = ?`,
-	"delDoc":      `DELETE FROM docs WHERE id = ?`,
-	"doc": `INSERT INTO docs(path, doc, content, structure, names, links, sections,
-		stamp_size, stamp_mtime, stamp_inode, stamp_ctime, frontmatter_end) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"grams":   `INSERT INTO grams(rowid, text) VALUES(?, ?)`,
-	"section": `INSERT INTO sections(doc, section_id, start, end) VALUES(?, ?, ?, ?)`,
-	"ranked":  `INSERT INTO ranked(rowid, title, heading, body, code) VALUES(?, ?, ?, ?, ?)`,
-	"name":    `INSERT INTO names(doc, kind, name, lname, line, signature) VALUES(?, ?, ?, ?, ?, ?)`,
-	"link":    `INSERT INTO links(doc, target) VALUES(?, ?)`,
-}
-
-func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
-	w := &writer{stmts: map[string]*sql.Stmt{}}
-	for k, q := range writerSQL {
-		s, err := tx.PrepareContext(ctx, q)
-		if err != nil {
-			w.close()
-			return nil, err
-		}
-		w.stmts[k] = s
-	}
-	return w, nil
-}
-
-func (w *writer) close() {
-	for _, s := range w.stmts {
-		s.Close()
-	}
-}
-
-func (w *writer) remove(ctx context.Context, path string) error {
-	var id int64
-	err := w.stmts["find"].QueryRowContext(ctx, path).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, k := range []string{"delGrams", "delRanked", "delSections", "delNames", "delLinks", "delDoc"} {
-		if _, err := w.stmts[k].ExecContext(ctx, id); err != nil {
-			return fmt.Errorf("%s: %w", k, err)
-		}
-	}
-	return nil
-}
-
-// derived is what an entry's rows hold beyond the entry itself, computed
-// before the write transaction, in parallel (the writer is single).
-type derived struct {
-	doc, structure, names, links []byte // JSON
-	content                      []byte
-	folded                       string
-	sections                     []sectionText
-}
-
-func derive(e sectionindex.Entry) derived {
-	enc := func(v any) []byte {
-		raw, _ := json.Marshal(v) // plain data: cannot fail
-		return raw
-	}
-	names, links := e.Names, e.Links
-	if names == nil {
-		names = []domain.Name{}
-	}
-	if links == nil {
-		links = []string{}
-	}
-	content := e.Content
-	if content == nil {
-		content = []byte{}
-	}
-	return derived{doc: enc(e.Doc), structure: enc(e.Structure), names: enc(names), links: enc(links),
-		content: content, folded: textmatch.Fold(content), sections: sectionTexts(e)}
-}
-
-// deriveAll derives es on every CPU.
-func deriveAll(es []sectionindex.Entry) []derived {
-	out := make([]derived, len(es))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := min(runtime.GOMAXPROCS(0), len(es)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(es); i = int(next.Add(1)) - 1 {
-				out[i] = derive(es[i])
-			}
-		}()
-	}
-	wg.Wait()
-	return out
-}
-
-func (w *writer) put(ctx context.Context, e sectionindex.Entry, d derived) error {
-	st := e.Doc.Stamp
-	res, err := w.stmts["doc"].ExecContext(ctx, e.Doc.Path, d.doc, d.content, d.structure, d.names, d.links, len(e.Structure.Sections),
-		st.Size, unixNano(st.ModTime), int64(st.Inode), unixNano(st.Changed), e.Structure.FrontmatterEnd)
-	if err != nil {
-		return err
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return err
-	}
-	if _, err := w.stmts["grams"].ExecContext(ctx, id, d.folded); err != nil {
-		return fmt.Errorf("trigrams: %w", err)
-	}
-	for _, s := range d.sections {
-		res, err := w.stmts["section"].ExecContext(ctx, id, s.id, s.start, s.end)
-		if err != nil {
-			return err
-		}
-		sid, err := res.LastInsertId()
-		if err != nil {
-			return err
-		}
-		if _, err := w.stmts["ranked"].ExecContext(ctx, sid, e.Doc.Title, s.heading, s.body, s.code); err != nil {
-			return fmt.Errorf("ranked text: %w", err)
-		}
-	}
-	for _, n := range e.Names {
-		if _, err := w.stmts["name"].ExecContext(ctx, id, n.Kind, n.Name, strings.ToLower(n.Name), n.Line, n.Signature); err != nil {
-			return err
-		}
-	}
-	for _, l := range e.Links {
-		if _, err := w.stmts["link"].ExecContext(ctx, id, l); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Status counts docs and sections and reports the file's size.
 func (ix *Index) Status(ctx context.Context) (domain.IndexStatus, error) {
 	st := domain.IndexStatus{Where: ix.where}
@@ -427,6 +219,13 @@ func (ix *Index) Status(ctx context.Context) (domain.IndexStatus, error) {
 		return st, fmt.Errorf("section index status: %w", err)
 	}
 	st.Bytes = pages * pageSize
+	for _, s := range ix.sides {
+		n, err := s.bytes(ctx)
+		if err != nil {
+			return st, fmt.Errorf("section index status: %w", err)
+		}
+		st.Bytes += n
+	}
 	var built string
 	err = ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'built_at'`).Scan(&built)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
