@@ -44,8 +44,8 @@ type Index struct {
 	// attached, since a write transaction takes the write lock of every
 	// file its connection has attached. The same as db in memory.
 	writer *sql.DB
-	sides  []*side // the side files (sides.go); nil in memory
-	plan  planStats // what Candidates plans with, kept between calls
+	sides  []*side   // the side files (sides.go); nil in memory
+	plan   planStats // what Candidates plans with, kept between calls
 
 	log       *slog.Logger   // the one line a snapshot that cannot be written is worth
 	snapshots sync.WaitGroup // text snapshots being written (Close waits)
