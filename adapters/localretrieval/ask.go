@@ -152,8 +152,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	excluded := 0
 	entries := map[string]sectionindex.Entry{}
 	lines := map[string][]string{}
-	bestIndex, bestLine := 0.0, 0.0
-	lineScores := make([]float64, 0, len(secs))
+	var spans []passage.Span
 	for _, s := range secs {
 		if excludes.Match(s.Path) != "" {
 			excluded++
@@ -167,13 +166,18 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 			entries[s.Path] = ent
 			lines[s.Path] = strings.Split(string(ent.Content), "\n")
 		}
-		ls := 0.0
-		if best := question.Lines(lines[s.Path], s.Start, s.End, 1); len(best) > 0 {
-			ls = best[0].Score
-		}
 		cands = append(cands, candidate{sec: s, ent: ent, lines: lines[s.Path]})
-		lineScores = append(lineScores, ls)
-		bestIndex, bestLine = max(bestIndex, s.Score), max(bestLine, ls)
+		spans = append(spans, passage.Span{Doc: s.Path, Lines: lines[s.Path], From: s.Start, To: s.End})
+	}
+	// Which section's lines answer best, on one scale for all of them.
+	ranker := question.Pooled(spans)
+	bestIndex, bestLine := 0.0, 0.0
+	lineScores := make([]float64, len(cands))
+	for i, c := range cands {
+		if best := ranker.Lines(c.lines, c.sec.Start, c.sec.End, 1); len(best) > 0 {
+			lineScores[i] = best[0].Score
+		}
+		bestIndex, bestLine = max(bestIndex, c.sec.Score), max(bestLine, lineScores[i])
 	}
 	for i := range cands {
 		c := &cands[i]

@@ -28,6 +28,11 @@ type Question struct {
 	// asksValue: the question asks for a value (which, how many, the
 	// default, the largest...): lines holding one are preferred.
 	asksValue bool
+	// idf, when set (Pooled), is each term's weight over the lines of all
+	// the sections a search found: a line's term weighs the geometric mean
+	// of it and the term's weight in the line's own section, so that the
+	// best lines of different sections compare.
+	idf map[string]float64
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -129,6 +134,9 @@ func (q Question) Lines(lines []string, from, to, n int) []Scored {
 	weight := make(map[string]float64, len(q.terms))
 	for _, t := range q.terms {
 		weight[t] = math.Log(1 + float64(nonBlank+1)/float64(df[t]+1))
+		if q.idf != nil { // the section's weight and the pool's, as one
+			weight[t] = math.Sqrt(weight[t] * q.idf[t])
+		}
 		if q.related[t] {
 			weight[t] *= relatedWeight
 		}
@@ -209,6 +217,74 @@ func (q Question) withContext(out []Scored, lines []string, from, to, n int) []S
 		out = append(out, s)
 	}
 	return out
+}
+
+// Span is a section a search found, as Pooled reads it: lines from..to of
+// a file (Lines[k-1] is line k) that Doc names. Sections of one doc may
+// overlap (a section and its subsection): each line counts once.
+type Span struct {
+	Doc      string
+	Lines    []string
+	From, To int
+}
+
+// Pooled returns the question with its terms weighed over the lines of all
+// the spans too (a term few of their lines hold weighs most), for telling
+// which section's lines answer: alone, a section weighs its terms by its
+// own lines, so a term rare in a short section weighs much, however common
+// among the sections found. Quote a section's lines with the question
+// itself.
+func (q Question) Pooled(spans []Span) Question {
+	want := make(map[string]bool, len(q.terms))
+	for _, t := range q.terms {
+		want[t] = true
+	}
+	seen := map[string]map[int]bool{}
+	df := make(map[string]int, len(q.terms))
+	n := 0
+	for _, sp := range spans {
+		lines := seen[sp.Doc]
+		if lines == nil {
+			lines = map[int]bool{}
+			seen[sp.Doc] = lines
+		}
+		for k := max(sp.From, 1); k <= min(sp.To, len(sp.Lines)); k++ {
+			if lines[k] || isBlankOrFence(sp.Lines[k-1]) {
+				continue
+			}
+			lines[k] = true
+			n++
+			held := map[string]bool{}
+			for _, w := range lineTerms(sp.Lines[k-1]) {
+				if t := q.termOf(w, want); t != "" {
+					held[t] = true
+				}
+			}
+			for t := range held {
+				df[t]++
+			}
+		}
+	}
+	out := q
+	out.idf = make(map[string]float64, len(q.terms))
+	for _, t := range q.terms {
+		out.idf[t] = math.Log(1 + float64(n+1)/float64(df[t]+1))
+	}
+	return out
+}
+
+// termOf is the question's term a line's stem w stands for ("" if none):
+// itself, or a term of four letters or more it starts with.
+func (q Question) termOf(w string, want map[string]bool) string {
+	if want[w] {
+		return w
+	}
+	for _, t := range q.terms {
+		if len(t) >= 4 && strings.HasPrefix(w, t) {
+			return t
+		}
+	}
+	return ""
 }
 
 // Best is Lines' line numbers alone.
