@@ -169,22 +169,12 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		cands = append(cands, candidate{sec: s, ent: ent, lines: lines[s.Path]})
 		spans = append(spans, passage.Span{Doc: s.Path, Lines: lines[s.Path], From: s.Start, To: s.End})
 	}
-	// Which section's lines answer best, on one scale for all of them.
-	ranker := question.Pooled(spans)
-	bestIndex, bestLine := 0.0, 0.0
-	lineScores := make([]float64, len(cands))
+	index := make([]float64, len(cands))
 	for i, c := range cands {
-		if best := ranker.Lines(c.lines, c.sec.Start, c.sec.End, 1); len(best) > 0 {
-			lineScores[i] = best[0].Score
-		}
-		bestIndex, bestLine = max(bestIndex, c.sec.Score), max(bestLine, lineScores[i])
+		index[i] = c.sec.Score
 	}
-	for i := range cands {
-		c := &cands[i]
-		c.score = c.sec.Score / max(bestIndex, 1e-9)
-		if bestLine > 0 {
-			c.score = (c.score + lineScores[i]/bestLine) / 2
-		}
+	for i, score := range question.Rank(spans, index) {
+		cands[i].score = score
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	var out []quotedSection

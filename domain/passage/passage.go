@@ -273,6 +273,31 @@ func (q Question) Pooled(spans []Span) Question {
 	return out
 }
 
+// Rank scores the sections a search found for how well they answer: their
+// index score (index[i] is spans[i]'s) and how well their best line
+// answers, over all of them (Pooled), each as a share of the best, half
+// each; 1 is best. A section whose lines hold the answer goes before an
+// intro that only names the topic.
+func (q Question) Rank(spans []Span, index []float64) []float64 {
+	pooled := q.Pooled(spans)
+	lineScores := make([]float64, len(spans))
+	bestIndex, bestLine := 0.0, 0.0
+	for i, sp := range spans {
+		if best := pooled.Lines(sp.Lines, sp.From, sp.To, 1); len(best) > 0 {
+			lineScores[i] = best[0].Score
+		}
+		bestIndex, bestLine = max(bestIndex, index[i]), max(bestLine, lineScores[i])
+	}
+	out := make([]float64, len(spans))
+	for i := range spans {
+		out[i] = index[i] / max(bestIndex, 1e-9)
+		if bestLine > 0 {
+			out[i] = (out[i] + lineScores[i]/bestLine) / 2
+		}
+	}
+	return out
+}
+
 // termOf is the question's term a line's stem w stands for ("" if none):
 // itself, or a term of four letters or more it starts with.
 func (q Question) termOf(w string, want map[string]bool) string {
