@@ -424,6 +424,7 @@ func splitIdentifier(w string) []string {
 // "rotates" meet at "rotat"; it keeps at least four letters (three for
 // a plural's s).
 func Stem(w string) string {
+	w = american(w)
 	for _, suf := range []string{"ations", "ation", "ings", "ing", "ions", "ion", "ies", "ied", "ed", "es"} {
 		if strings.HasSuffix(w, suf) && utf8.RuneCountInString(w)-len(suf) >= 4 {
 			return w[:len(w)-len(suf)]
@@ -434,6 +435,25 @@ func Stem(w string) string {
 	}
 	if strings.HasSuffix(w, "e") && utf8.RuneCountInString(w) >= 5 {
 		w = w[:len(w)-1] // "override" meets "overriding" at "overrid"
+	}
+	return w
+}
+
+// american spells a British word the American way, so both meet: colour
+// and color, behaviour and behavior (-our), initialise and initialize
+// (-ise, -ised, -ising, -isation). Applied to the question's words and the
+// doc's alike, a word it changes wrongly (premise) only meets itself.
+func american(w string) string {
+	switch n := len(w); {
+	case n >= 6 && strings.HasSuffix(w, "our"):
+		return w[:n-2] + "r"
+	case n >= 7 && strings.HasSuffix(w, "ours"):
+		return w[:n-3] + "rs"
+	}
+	for _, suf := range []string{"isations", "isation", "ising", "ised", "ises", "ise"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+			return w[:len(w)-len(suf)] + "iz" + suf[2:]
+		}
 	}
 	return w
 }

@@ -12,7 +12,8 @@ func TestWordsSplitsCodeNames(t *testing.T) {
 	if got != want {
 		t.Errorf("Words = %q, want %q", got, want)
 	}
-	for a, b := range map[string]string{"rotated": "rotation", "overriding": "override", "classes": "class", "tokens": "token"} {
+	for a, b := range map[string]string{"rotated": "rotation", "overriding": "override", "classes": "class", "tokens": "token",
+		"colour": "color", "behaviours": "behavior", "initialised": "initialized", "customising": "customizing"} {
 		if Stem(a) != Stem(b) {
 			t.Errorf("Stem(%q) = %q, Stem(%q) = %q: want one stem", a, Stem(a), b, Stem(b))
 		}
