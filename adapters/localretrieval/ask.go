@@ -183,6 +183,9 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if len(out) == n || len(out) > 0 && c.score < cands[0].score*weakPassageFactor || perDoc[c.sec.Path] == 2 {
 			continue
 		}
+		if overlapsAny(c.sec, out) {
+			continue // a section and its subsection would quote the same lines
+		}
 		perDoc[c.sec.Path]++
 		out = append(out, quote(c.ent, c.sec, question))
 	}
@@ -411,4 +414,15 @@ func toldBy(k knowledge.Knowledge) string {
 		return caller
 	}
 	return "session " + wording.OneLine(k.Tags.Session, 100)
+}
+
+// overlapsAny reports whether s shares lines with a passage of out: it is
+// one of their sections or subsections, or holds one.
+func overlapsAny(s domain.RankedSection, out []quotedSection) bool {
+	for _, p := range out {
+		if p.Path == s.Path && s.Start <= p.End && p.Start <= s.End {
+			return true
+		}
+	}
+	return false
 }

@@ -156,6 +156,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	shownLines := map[string]map[int]bool{} // per doc, the lines its sections above show
 	for _, i := range order[:min(len(order), limit)] {
 		c := cands[i]
 		shown++
@@ -165,7 +166,10 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 			groupOf[c.d.Path] = gi
 			groups = append(groups, docHits{doc: c.d, p: c.p, v: vs.get(c.p, c.d.Path)})
 		}
-		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content))
+		if shownLines[c.d.Path] == nil {
+			shownLines[c.d.Path] = map[int]bool{}
+		}
+		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content, shownLines[c.d.Path]))
 	}
 	var body strings.Builder
 	style := hitStyle{context: req.Context, tagFilter: req.Tags, lineRunes: rankedHitRunes, before: 6}
@@ -203,14 +207,20 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 
 // rankedHits is a ranked section as the answer shows it: its range, and
 // the lines that best answer the query (domain/passage, the index's best
-// lines when none scores), at most rankedLines, in line order.
-func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte) sectionHits {
+// lines when none scores), at most rankedLines, in line order, less those
+// a section of the doc shown above shows already (shown, which it adds
+// its own to): a section and its subsection found both quote a line once.
+func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte, shown map[int]bool) sectionHits {
 	best := q.Best(textLines(v, content, s.Start, s.End), s.Start, s.End, rankedLines)
 	if len(best) == 0 {
 		best = slices.Clone(s.Lines)
 	}
+	best = slices.DeleteFunc(best, func(l int) bool { return shown[l] })
 	if len(best) > rankedLines {
 		best = best[:rankedLines]
+	}
+	for _, l := range best {
+		shown[l] = true
 	}
 	slices.Sort(best)
 	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}}
