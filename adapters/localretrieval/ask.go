@@ -152,8 +152,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	excluded := 0
 	entries := map[string]sectionindex.Entry{}
 	lines := map[string][]string{}
-	bestIndex, bestLine := 0.0, 0.0
-	lineScores := make([]float64, 0, len(secs))
+	var spans []passage.Span
 	for _, s := range secs {
 		if excludes.Match(s.Path) != "" {
 			excluded++
@@ -167,20 +166,15 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 			entries[s.Path] = ent
 			lines[s.Path] = strings.Split(string(ent.Content), "\n")
 		}
-		ls := 0.0
-		if best := question.Lines(lines[s.Path], s.Start, s.End, 1); len(best) > 0 {
-			ls = best[0].Score
-		}
 		cands = append(cands, candidate{sec: s, ent: ent, lines: lines[s.Path]})
-		lineScores = append(lineScores, ls)
-		bestIndex, bestLine = max(bestIndex, s.Score), max(bestLine, ls)
+		spans = append(spans, passage.Span{Doc: s.Path, Lines: lines[s.Path], From: s.Start, To: s.End})
 	}
-	for i := range cands {
-		c := &cands[i]
-		c.score = c.sec.Score / max(bestIndex, 1e-9)
-		if bestLine > 0 {
-			c.score = (c.score + lineScores[i]/bestLine) / 2
-		}
+	index := make([]float64, len(cands))
+	for i, c := range cands {
+		index[i] = c.sec.Score
+	}
+	for i, score := range question.Rank(spans, index) {
+		cands[i].score = score
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	var out []quotedSection
@@ -188,6 +182,9 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	for _, c := range cands {
 		if len(out) == n || len(out) > 0 && c.score < cands[0].score*weakPassageFactor || perDoc[c.sec.Path] == 2 {
 			continue
+		}
+		if overlapsAny(c.sec, out) {
+			continue // a section and its subsection would quote the same lines
 		}
 		perDoc[c.sec.Path]++
 		out = append(out, quote(c.ent, c.sec, question))
@@ -417,4 +414,15 @@ func toldBy(k knowledge.Knowledge) string {
 		return caller
 	}
 	return "session " + wording.OneLine(k.Tags.Session, 100)
+}
+
+// overlapsAny reports whether s shares lines with a passage of out: it is
+// one of their sections or subsections, or holds one.
+func overlapsAny(s domain.RankedSection, out []quotedSection) bool {
+	for _, p := range out {
+		if p.Path == s.Path && s.Start <= p.End && p.Start <= s.End {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -105,17 +106,30 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	vs := &l.views
 	var stale []domain.Document // docs changed since indexed, whose sections were left out
 	staleSeen := map[string]bool{}
+	// Every section found in a doc the index holds as it is now is a
+	// candidate; the best limit of them by passage.Question.Rank (index
+	// score and best line, as librarian_ask orders its passages) are shown.
+	type candidate struct {
+		sec domain.RankedSection
+		d   domain.Document
+		p   *library.Doc
+	}
+	var cands []candidate
+	var spans []passage.Span
+	var index []float64
+	docLines := map[string][]string{}
+	openFailed := map[string]bool{}
 	for _, s := range found {
-		if shown == limit {
-			break
-		}
 		d, ok := byPath[s.Path]
 		if !ok {
 			continue // removed from the catalog since it was indexed
 		}
 		p, err := l.lib.Open(ctx, d)
 		if err != nil {
-			notes = append(notes, library.OpenNote(d, err))
+			if !openFailed[d.Path] {
+				openFailed[d.Path] = true
+				notes = append(notes, library.OpenNote(d, err))
+			}
 			continue
 		}
 		if !l.lib.IndexHolds(d.Path, p) {
@@ -126,14 +140,36 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 			}
 			continue
 		}
+		lines, ok := docLines[d.Path]
+		if !ok {
+			v := vs.get(p, d.Path)
+			lines = textLines(v, p.Content, 1, v.Lines())
+			docLines[d.Path] = lines
+		}
+		cands = append(cands, candidate{s, d, p})
+		spans = append(spans, passage.Span{Doc: d.Path, Lines: lines, From: s.Start, To: s.End})
+		index = append(index, s.Score)
+	}
+	scores := question.Rank(spans, index)
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	shownLines := map[string]map[int]bool{} // per doc, the lines its sections above show
+	for _, i := range order[:min(len(order), limit)] {
+		c := cands[i]
 		shown++
-		gi, ok := groupOf[d.Path]
+		gi, ok := groupOf[c.d.Path]
 		if !ok {
 			gi = len(groups)
-			groupOf[d.Path] = gi
-			groups = append(groups, docHits{doc: d, p: p, v: vs.get(p, d.Path)})
+			groupOf[c.d.Path] = gi
+			groups = append(groups, docHits{doc: c.d, p: c.p, v: vs.get(c.p, c.d.Path)})
 		}
-		groups[gi].sections = append(groups[gi].sections, rankedHits(s, question, groups[gi].v, p.Content))
+		if shownLines[c.d.Path] == nil {
+			shownLines[c.d.Path] = map[int]bool{}
+		}
+		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content, shownLines[c.d.Path]))
 	}
 	var body strings.Builder
 	style := hitStyle{context: req.Context, tagFilter: req.Tags, lineRunes: rankedHitRunes, before: 6}
@@ -171,14 +207,20 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 
 // rankedHits is a ranked section as the answer shows it: its range, and
 // the lines that best answer the query (domain/passage, the index's best
-// lines when none scores), at most rankedLines, in line order.
-func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte) sectionHits {
+// lines when none scores), at most rankedLines, in line order, less those
+// a section of the doc shown above shows already (shown, which it adds
+// its own to): a section and its subsection found both quote a line once.
+func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte, shown map[int]bool) sectionHits {
 	best := q.Best(textLines(v, content, s.Start, s.End), s.Start, s.End, rankedLines)
 	if len(best) == 0 {
 		best = slices.Clone(s.Lines)
 	}
+	best = slices.DeleteFunc(best, func(l int) bool { return shown[l] })
 	if len(best) > rankedLines {
 		best = best[:rankedLines]
+	}
+	for _, l := range best {
+		shown[l] = true
 	}
 	slices.Sort(best)
 	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}}

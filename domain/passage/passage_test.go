@@ -12,7 +12,8 @@ func TestWordsSplitsCodeNames(t *testing.T) {
 	if got != want {
 		t.Errorf("Words = %q, want %q", got, want)
 	}
-	for a, b := range map[string]string{"rotated": "rotation", "overriding": "override", "classes": "class", "tokens": "token"} {
+	for a, b := range map[string]string{"rotated": "rotation", "overriding": "override", "classes": "class", "tokens": "token",
+		"colour": "color", "behaviours": "behavior", "initialised": "initialized", "customising": "customizing"} {
 		if Stem(a) != Stem(b) {
 			t.Errorf("Stem(%q) = %q, Stem(%q) = %q: want one stem", a, Stem(a), b, Stem(b))
 		}
@@ -80,5 +81,22 @@ func TestRelatedWords(t *testing.T) {
 	}
 	if !NewQuestion("what is the way to do it?").Empty() {
 		t.Error("a question of stopwords is not empty")
+	}
+}
+
+// TestPooledComparesSections: pooled over the sections found, a word
+// every section holds weighs less than one a single line holds, and the
+// line holding the rarer words is the best of all the sections.
+func TestPooledComparesSections(t *testing.T) {
+	a := []string{"## Import", "import { cache } from 'lib/cache'"}
+	b := []string{"## Options", "The cache keeps entries.", "The cache TTL default is `5m`.", "The cache is shared."}
+	q := NewQuestion("what TTL does the cache give an entry by default?")
+	p := q.Pooled([]Span{{Doc: "a", Lines: a, From: 1, To: 2}, {Doc: "b", Lines: b, From: 1, To: 4}})
+	if p.idf["cache"] >= p.idf["ttl"] {
+		t.Errorf("pooled weights: cache %.2f, ttl %.2f: want the rarer word weighing more", p.idf["cache"], p.idf["ttl"])
+	}
+	best := func(lines []string) Scored { return p.Lines(lines, 1, len(lines), 1)[0] }
+	if best(a).Score >= best(b).Score || best(b).Line != 3 {
+		t.Errorf("pooled: import %v, options %v: want line 3 of the options first", best(a), best(b))
 	}
 }
