@@ -91,6 +91,9 @@ type Options struct {
 	// nil: the server offers no subscription.
 	Subscribe   func(context.Context, *mcp.SubscribeRequest) error
 	Unsubscribe func(context.Context, *mcp.UnsubscribeRequest) error
+	// Serving, when not nil, is told of each tool call and resource read
+	// until it is answered (done): the library's index build yields to them.
+	Serving func() (done func())
 }
 
 // NewServer builds an MCP server with no tools yet; the Add*Tools functions
@@ -107,7 +110,23 @@ func NewServer(opts Options) *mcp.Server {
 			CompletionHandler: opts.Complete,
 			SubscribeHandler:  opts.Subscribe, UnsubscribeHandler: opts.Unsubscribe})
 	srv.AddReceivingMiddleware(recoverPanics(logger), protocolErrors, plainResults)
+	if opts.Serving != nil {
+		srv.AddReceivingMiddleware(serving(opts.Serving))
+	}
 	return srv
+}
+
+// serving tells mark of every tool call and resource read while it is
+// being answered.
+func serving(mark func() (done func())) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" || method == "resources/read" {
+				defer mark()()
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // protocolErrors gives the SDK's protocol errors a JSON-RPC code: it

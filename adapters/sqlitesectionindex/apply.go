@@ -66,13 +66,15 @@ func (ix *Index) apply(ctx context.Context, u sectionindex.Update) error {
 	}
 	if len(ix.sides) == 0 {
 		// In memory: one database, one transaction, nothing left behind.
-		if err := writeGrams(ctx, tx, lastDoc, rows); err != nil {
+		// No pause: the database's one connection is this transaction's,
+		// and the calls paused for would wait for it.
+		if err := writeGrams(ctx, tx, lastDoc, rows, nil); err != nil {
 			return err
 		}
-		if err := writeRanked(ctx, tx, lastSection, rows); err != nil {
+		if err := writeRanked(ctx, tx, lastSection, rows, nil); err != nil {
 			return err
 		}
-		if err := m.putAll(ctx, rows); err != nil {
+		if err := m.putAll(ctx, rows, nil); err != nil {
 			return err
 		}
 		if err := buryDead(ctx, tx, tx, tx); err != nil {
@@ -94,9 +96,9 @@ func (ix *Index) apply(ctx context.Context, u sectionindex.Update) error {
 	errs := make([]error, len(ix.sides))
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); errs[0] = writeGrams(ctx, side[0], lastDoc, rows) }()
-	go func() { defer wg.Done(); errs[1] = writeRanked(ctx, side[1], lastSection, rows) }()
-	err = m.putAll(ctx, rows)
+	go func() { defer wg.Done(); errs[0] = writeGrams(ctx, side[0], lastDoc, rows, u.Pause) }()
+	go func() { defer wg.Done(); errs[1] = writeRanked(ctx, side[1], lastSection, rows, u.Pause) }()
+	err = m.putAll(ctx, rows, u.Pause)
 	wg.Wait()
 	if err == nil {
 		err = ix.writeMeta(ctx, tx, u)
@@ -218,7 +220,7 @@ type docRows struct {
 
 // writeGrams deletes the grams rows above lastDoc (a failed Apply's) and
 // inserts rows' trigrams.
-func writeGrams(ctx context.Context, tx execer, lastDoc int64, rows []docRows) error {
+func writeGrams(ctx context.Context, tx execer, lastDoc int64, rows []docRows, pause func()) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM grams WHERE rowid > ?`, lastDoc); err != nil {
 		return fmt.Errorf("trigrams: %w", err)
 	}
@@ -231,6 +233,7 @@ func writeGrams(ctx context.Context, tx execer, lastDoc int64, rows []docRows) e
 	}
 	defer st.Close()
 	for _, r := range rows {
+		paused(pause)
 		if _, err := st.ExecContext(ctx, r.id, r.derived.folded); err != nil {
 			return fmt.Errorf("trigrams of %s: %w", r.entry.Doc.Path, err)
 		}
@@ -240,7 +243,7 @@ func writeGrams(ctx context.Context, tx execer, lastDoc int64, rows []docRows) e
 
 // writeRanked deletes the ranked rows above lastSection and inserts rows'
 // sections.
-func writeRanked(ctx context.Context, tx execer, lastSection int64, rows []docRows) error {
+func writeRanked(ctx context.Context, tx execer, lastSection int64, rows []docRows, pause func()) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM ranked WHERE rowid > ?`, lastSection); err != nil {
 		return fmt.Errorf("ranked text: %w", err)
 	}
@@ -253,6 +256,7 @@ func writeRanked(ctx context.Context, tx execer, lastSection int64, rows []docRo
 	}
 	defer st.Close()
 	for _, r := range rows {
+		paused(pause)
 		for j, s := range r.derived.sections {
 			if _, err := st.ExecContext(ctx, r.firstSection+int64(j), r.entry.Doc.Title, s.heading, s.body, s.code); err != nil {
 				return fmt.Errorf("ranked text of %s: %w", r.entry.Doc.Path, err)
@@ -260,6 +264,13 @@ func writeRanked(ctx context.Context, tx execer, lastSection int64, rows []docRo
 		}
 	}
 	return nil
+}
+
+// paused calls the update's Pause, when it has one (sectionindex.Update).
+func paused(pause func()) {
+	if pause != nil {
+		pause()
+	}
 }
 
 // mainWriter holds the main file's statements of one Apply.
@@ -320,8 +331,9 @@ func (w *mainWriter) remove(ctx context.Context, path string) error {
 	return nil
 }
 
-func (w *mainWriter) putAll(ctx context.Context, rows []docRows) error {
+func (w *mainWriter) putAll(ctx context.Context, rows []docRows, pause func()) error {
 	for _, r := range rows {
+		paused(pause)
 		if err := w.put(ctx, r); err != nil {
 			return fmt.Errorf("storing %s: %w", r.entry.Doc.Path, err)
 		}

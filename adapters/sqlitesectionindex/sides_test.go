@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/sectionindex"
+	"github.com/librarian/librarian/ports/sectionindex/sectionindextest"
 )
 
 // A side file that is not the main file's (missing, emptied, another
@@ -166,4 +168,34 @@ func ranked(t *testing.T, ix sectionindex.Index, q string) []string {
 		paths = append(paths, s.Path)
 	}
 	return paths
+}
+
+// Each writer of a file index pauses between docs when asked (a build
+// yielding to calls); an in-memory index never pauses inside its one
+// connection's transaction, which the calls would wait for.
+func TestApplyPausesBetweenDocs(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	file, _ := openLogged(t, root, dir)
+	mem, err := sqlitesectionindex.OpenMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	for _, c := range []struct {
+		name  string
+		ix    sectionindex.Index
+		least int
+	}{{"file", file, 3 * 4}, {"memory", mem, 0}} {
+		var pauses atomic.Int64
+		u := sectionindex.Update{Pause: func() { pauses.Add(1) }}
+		for i := range 4 {
+			u.Put = append(u.Put, sectionindextest.MarkdownEntry(fmt.Sprintf("d%d.md", i), "T", nil, "# T\n\nbody\n"))
+		}
+		if err := c.ix.Apply(t.Context(), u); err != nil {
+			t.Fatal(err)
+		}
+		if got := int(pauses.Load()); got < c.least || (c.least == 0 && got != 0) {
+			t.Errorf("%s: %d pauses for 4 docs; want %d", c.name, got, c.least)
+		}
+	}
 }

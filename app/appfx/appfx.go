@@ -278,6 +278,9 @@ func buildServer(d serverDeps, eng *engine.Engine, ceil mcpserver.Ceilings) *mcp
 	opts := mcpserver.Options{Name: "librarian", Version: Version, Logger: d.Logger,
 		Instructions: mcpserver.InstructionsFor(s.HasTools("library"), s.HasTools("librarian-ts"), s.HasTools("engine"),
 			EngineChoice(s) == config.EngineLocal)}
+	if d.Library != nil {
+		opts.Serving = d.Library.Serving
+	}
 	if d.Browse != nil {
 		opts.Complete = mcpresources.LibraryCompletion(d.Browse)
 		if d.Watcher != nil {

@@ -174,8 +174,8 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 		if building {
 			fresh = l.uncached(batch)
 		}
-		parsed, errs := l.OpenAll(ctx, batch)
-		u := sectionindex.Update{Remove: gone}
+		parsed, errs := l.openYielding(ctx, batch)
+		u := sectionindex.Update{Remove: gone, Pause: l.yieldToCalls}
 		gone = nil
 		if i+refreshBatch >= len(todo) { // the last batch
 			u.Folders, u.Notes, u.BuiltAt = meta.Folders, meta.Notes, meta.BuiltAt
@@ -364,6 +364,7 @@ func (l *Library) WaitBuilt(ctx context.Context, progress func(done, total int))
 	if l.idx == nil {
 		return nil
 	}
+	defer l.waitingForBuild()()
 	for {
 		l.idx.mu.Lock()
 		built, done, total, changed := l.idx.built, l.idx.done, l.idx.total, l.idx.changed
@@ -517,6 +518,7 @@ func (l *Library) EnsureIndexed(ctx context.Context, progress func(done, total i
 	if _, _, built := l.IndexProgress(); built || l.servedFromIndex() {
 		return nil
 	}
+	defer l.waitingForBuild()()
 	done := make(chan error, 1)
 	go func() {
 		_, err := l.Refresh(ctx, nil) // waits for a running refresh first

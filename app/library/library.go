@@ -68,6 +68,8 @@ type Library struct {
 	cache map[string]*Doc // by doc path
 
 	idx *indexState // nil: no section index (see UseIndex)
+
+	calls callCount // the requests being answered, which a build yields to (yield.go)
 }
 
 // NewLibrary builds the library use cases. images may be nil.

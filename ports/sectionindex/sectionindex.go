@@ -68,6 +68,11 @@ type Update struct {
 	// BuiltAt, when not zero, records when this refresh of the whole
 	// library finished (domain.IndexStatus.BuiltAt).
 	BuiltAt int64
+	// Pause, when not nil, may be called between documents while the
+	// update is written, by each goroutine that writes: a build waits in
+	// it for the calls being answered, so that they get the cores. It
+	// returns soon (it bounds its own wait); readers must not wait for it.
+	Pause func()
 }
 
 // Store is the memory: what the index holds and how it changes.
