@@ -47,8 +47,10 @@ type Index struct {
 	sides  []*side   // the side files (sides.go); nil in memory
 	plan   planStats // what Candidates plans with, kept between calls
 
-	log       *slog.Logger   // the one line a snapshot that cannot be written is worth
-	snapshots sync.WaitGroup // text snapshots being written (Close waits)
+	log *slog.Logger // the one line a snapshot that cannot be written is worth
+
+	mapMu    sync.Mutex               // one change of mappings at a time
+	mappings atomic.Pointer[[][]byte] // the text snapshots Texts served, mapped (Evict reads it without a lock)
 }
 
 // Options tune OpenFile; the zero value is what servers use.
@@ -236,7 +238,6 @@ func (ix *Index) prepare(ctx context.Context) (err error) {
 
 // Close closes the database.
 func (ix *Index) Close() error {
-	ix.snapshots.Wait()
 	ix.entry.Close()
 	closeSides(ix.sides)
 	if ix.writer != ix.db {

@@ -2,10 +2,13 @@ package sqlitesectionindex
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/librarian/librarian/ports/sectionindex"
 	"github.com/librarian/librarian/ports/sectionindex/sectionindextest"
@@ -87,7 +90,6 @@ func TestTextSnapshot(t *testing.T) {
 			t.Errorf("with %s's snapshot Texts = %+v, want the database's", name, got)
 		}
 	}
-	ix.snapshots.Wait()
 	// An Apply changes the state: the snapshot written before is stale.
 	if err := writeSnapshot(file+"-texts", instance, gen, marked); err != nil {
 		t.Fatal(err)
@@ -99,5 +101,48 @@ func TestTextSnapshot(t *testing.T) {
 	got := texts(t, ix)
 	if len(got) != 3 || string(got[0].Content) == "from the snapshot\n" {
 		t.Errorf("after an Apply Texts = %+v, want the database's three docs", got)
+	}
+}
+
+// The texts a file index serves are slices of its mapped snapshot, also
+// right after a build (the snapshot is written first, then mapped), and an
+// evicted text reads the same bytes again.
+func TestTextsAreMappedAndEvictable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "lib.sqlite")
+	ix := openFile(t, file)
+	defer ix.Close()
+	var put []sectionindex.Entry
+	for i := range 50 {
+		body := strings.Repeat(fmt.Sprintf("line %d of doc %d\n", i, i), 300) // several pages each
+		put = append(put, sectionindextest.MarkdownEntry(fmt.Sprintf("d%02d.md", i), "D", nil, "# D\n\n"+body))
+	}
+	if err := ix.Apply(context.Background(), sectionindex.Update{Put: put}); err != nil {
+		t.Fatal(err)
+	}
+	got := texts(t, ix)
+	all := ix.mappings.Load()
+	if all == nil || len(*all) != 1 {
+		t.Fatalf("after Texts: %v mappings; want the snapshot's one", all)
+	}
+	m := (*all)[0]
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
+	var want []string
+	for _, tx := range got {
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(tx.Content)))
+		if p < base || p+uintptr(len(tx.Content)) > base+uintptr(len(m)) {
+			t.Fatalf("%s: its text is not a slice of the mapped snapshot", tx.Path)
+		}
+		want = append(want, string(tx.Content))
+	}
+	for _, tx := range got {
+		ix.Evict(tx.Content, []byte("not of the mapping")) // the second left alone
+	}
+	for i, tx := range got {
+		if string(tx.Content) != want[i] {
+			t.Fatalf("%s: an evicted text reads other bytes", tx.Path)
+		}
+		if !strings.Contains(want[i], fmt.Sprintf("of doc %d\n", i)) {
+			t.Fatalf("%s: text %q…", tx.Path, want[i][:40])
+		}
 	}
 }

@@ -12,44 +12,82 @@ import (
 
 // Texts streams every stored doc's bytes, stamp and body start in path
 // order: from the text snapshot when it is current (see snapshot.go), else
-// from the database's columns (no JSON is decoded), writing a snapshot for
-// the next time.
+// from a snapshot it writes first from the database's columns (no JSON is
+// decoded), so that the texts served are the mapped file's, not the heap's.
+// Where no snapshot can be had (in memory, or the file cannot be written)
+// they come from the rows.
 func (ix *Index) Texts(ctx context.Context, fn func(sectionindex.Text) error) error {
 	instance, gen, err := ix.state(ctx)
 	if err != nil {
 		return fmt.Errorf("section index texts: %w", err)
 	}
-	if snap := readSnapshot(ix.snapshotFile(), instance, gen); snap != nil {
-		for _, t := range snap {
-			if err := fn(t); err != nil {
-				return err
-			}
+	snap := ix.mapSnapshot(instance, gen)
+	if snap == nil && ix.file != "" && instance != "" {
+		if err := ix.snapshotRows(ctx, instance, gen); err != nil {
+			ix.log.Warn("section index: text snapshot not written; the texts are read from the database", "reason", err.Error())
+		} else {
+			snap = ix.mapSnapshot(instance, gen)
 		}
-		return nil
 	}
-	var all []sectionindex.Text
-	if err := ix.textRows(ctx, func(t sectionindex.Text) error {
-		if ix.file != "" {
-			all = append(all, t)
-		}
-		return fn(t)
-	}); err != nil {
-		return err
+	if snap == nil {
+		return ix.textRows(ctx, fn)
 	}
-	if ix.file != "" && instance != "" {
-		// Only if nothing changed while the rows were read: a snapshot must
-		// be of one state.
-		if i2, g2, err := ix.state(ctx); err == nil && i2 == instance && g2 == gen {
-			ix.snapshots.Add(1)
-			go func() {
-				defer ix.snapshots.Done()
-				if err := writeSnapshot(ix.snapshotFile(), instance, gen, all); err != nil {
-					ix.log.Warn("section index: text snapshot not written; the next start reads the texts from the database", "reason", err.Error())
-				}
-			}()
+	for _, t := range snap {
+		if err := fn(t); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// mapSnapshot returns the texts of the current snapshot, its mapping kept
+// for Evict; nil when there is none.
+func (ix *Index) mapSnapshot(instance string, gen int64) []sectionindex.Text {
+	texts, mapping := readSnapshot(ix.snapshotFile(), instance, gen)
+	if mapping != nil {
+		ix.mapMu.Lock()
+		var all [][]byte
+		if old := ix.mappings.Load(); old != nil {
+			all = append(all, *old...)
+		}
+		all = append(all, mapping)
+		ix.mappings.Store(&all)
+		ix.mapMu.Unlock()
+	}
+	return texts
+}
+
+// snapshotRows writes the snapshot of the database's texts, only if
+// nothing changed while the rows were read: a snapshot is of one state.
+func (ix *Index) snapshotRows(ctx context.Context, instance string, gen int64) error {
+	w, err := createSnapshot(ix.snapshotFile(), instance, gen)
+	if err != nil {
+		return err
+	}
+	if err := ix.textRows(ctx, func(t sectionindex.Text) error { w.add(t); return nil }); err != nil {
+		w.abort()
+		return err
+	}
+	if i2, g2, err := ix.state(ctx); err != nil || i2 != instance || g2 != gen {
+		w.abort()
+		return fmt.Errorf("the index changed while its texts were read (%v)", err)
+	}
+	return w.commit()
+}
+
+// Evict tells the index that contents, texts Texts gave, will not be read
+// again soon: the pages of the mapped snapshot they span leave the
+// process's memory (read again, they come back from the file). Texts not of
+// a mapping are left alone. A scan evicts the texts it has read in groups
+// (see evictPages).
+func (ix *Index) Evict(contents ...[]byte) {
+	all := ix.mappings.Load()
+	if all == nil {
+		return
+	}
+	for _, m := range *all {
+		evictPages(m, contents)
+	}
 }
 
 // textRows streams Texts from the database.

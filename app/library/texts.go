@@ -196,3 +196,27 @@ func (l *Library) warmSearch(ctx context.Context) {
 	// A literal of three rare trigrams: the answer does not matter.
 	l.idx.ix.Candidates(ctx, domain.CandidateQuery{AnyOf: []string{"qzxjv"}, Fold: true})
 }
+
+// Evict says that the texts of docs (ones OpenText or OpenAllTexts gave)
+// have been read and will not be again soon: when they are pages of the
+// index's mapped texts (sectionindex.Evicter), those pages, and those
+// between them, leave the process's memory, to come back from the file if
+// read again. A search calls it for the docs it has matched, a group at a
+// time (docs next to each other in path order): evicting one doc at a
+// time leaves its neighbours' pages in.
+func (l *Library) Evict(docs ...*Doc) {
+	if l.idx == nil || len(docs) == 0 {
+		return
+	}
+	e, ok := l.idx.ix.(sectionindex.Evicter)
+	if !ok {
+		return
+	}
+	contents := make([][]byte, 0, len(docs))
+	for _, p := range docs {
+		if p != nil {
+			contents = append(contents, p.Content)
+		}
+	}
+	e.Evict(contents...)
+}

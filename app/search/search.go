@@ -162,6 +162,8 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var scanned []*library.Doc
+			defer func() { l.lib.Evict(scanned...) }()
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(docs) || ctx.Err() != nil {
@@ -183,6 +185,13 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 				parsed[i], views[i] = p, vs.get(p, docs[i].Path)
 				if n := m.scan(ctx, p, views[i], -1, nil); ctx.Err() == nil {
 					counts[i], done[i] = n, true
+				}
+				// Their pages can go, a group at a time: memory that does
+				// not grow with the library (the docs shown are read
+				// again below).
+				if scanned = append(scanned, p); len(scanned) == evictGroup {
+					l.lib.Evict(scanned...)
+					scanned = scanned[:0]
 				}
 			}
 		}()
@@ -352,3 +361,7 @@ func innermostSectionIndex(secs []domain.Section, line int) int {
 func trimAround(line []byte, start, end int) string {
 	return wording.Excerpt(line, start, end, maxHitRunes, 3)
 }
+
+// evictGroup is how many scanned docs a search worker lets go of at a time
+// (library.Evict: one at a time leaves their neighbours' pages in).
+const evictGroup = 256

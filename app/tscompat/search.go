@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/textmatch"
 )
@@ -40,7 +41,7 @@ func (l *Tools) SearchDocuments(ctx context.Context, req SearchRequest) (string,
 		}
 		docs = kept
 	}
-	opened, err := l.tsOpen(ctx, docs)
+	opened, err := l.tsOpenTexts(ctx, docs, false)
 	if err != nil {
 		return "", err
 	}
@@ -52,6 +53,12 @@ func (l *Tools) SearchDocuments(ctx context.Context, req SearchRequest) (string,
 	defer cancel()
 	hits, examined := tsMatchAll(limited, opened, match, func() func(context.Context, string) bool {
 		return tsMatcher(pattern, req.Query, req.Mode, req.CaseSensitive)
+	}, func(ds []tsDoc) {
+		texts := make([]*library.Doc, len(ds))
+		for i, d := range ds {
+			texts[i] = d.text
+		}
+		l.lib.Evict(texts...)
 	})
 	if limited.Err() != nil && ctx.Err() == nil {
 		return "", fmt.Errorf("%w: searchDocuments stopped at its time limit (%s) after %d of %d documents: narrow query, directory, tags or depth",
@@ -73,7 +80,9 @@ const tsMatchChunk = 256
 // many bodies were matched whole before ctx ended (all unless it did).
 // Past one chunk the bodies are matched on every CPU, each worker with a
 // matcher of its own from newMatch (a matcher may keep scratch space).
-func tsMatchAll(ctx context.Context, docs []tsDoc, match func(context.Context, string) bool, newMatch func() func(context.Context, string) bool) ([]tsDoc, int) {
+// done is told of each chunk once its bodies are matched (the library then
+// lets their pages go: memory that does not grow with the library).
+func tsMatchAll(ctx context.Context, docs []tsDoc, match func(context.Context, string) bool, newMatch func() func(context.Context, string) bool, done func([]tsDoc)) ([]tsDoc, int) {
 	matched := make([]bool, len(docs))
 	var examined atomic.Int64
 	var next atomic.Int64
@@ -92,11 +101,14 @@ func tsMatchAll(ctx context.Context, docs []tsDoc, match func(context.Context, s
 				}
 				hi := min(lo+tsMatchChunk, len(docs))
 				for i := lo; i < hi; i++ {
-					matched[i] = m(ctx, docs[i].body)
+					matched[i] = m(ctx, docs[i].bodyOf())
 					if ctx.Err() != nil {
 						return // this body's match was cut: not examined
 					}
 					examined.Add(1)
+				}
+				if done != nil {
+					done(docs[lo:hi])
 				}
 			}
 		})

@@ -102,6 +102,15 @@ func (e *tsDocNotFoundError) Is(target error) bool { return target == domain.Err
 type tsDoc struct {
 	*tsEntry
 	body string
+	text *library.Doc // what body is a view of (Evict)
+}
+
+// bodyOf sets d's body from its text when tsOpenTexts left it, and returns it.
+func (d *tsDoc) bodyOf() string {
+	if d.body == "" && d.text != nil {
+		d.body = tsBody(d.text)
+	}
+	return d.body
 }
 
 // tsEntry is what a tsDoc shares with the catalog's view (tsView): a search
@@ -286,6 +295,14 @@ func (l *Tools) tsScopeOf(cat *domain.Catalog, directory string, tags []string, 
 // read (removed since the catalog was taken, or refused) is left out, as the
 // original left out files it could not load.
 func (l *Tools) tsOpen(ctx context.Context, docs []tsDoc) ([]tsDoc, error) {
+	return l.tsOpenTexts(ctx, docs, true)
+}
+
+// tsOpenTexts is tsOpen; without bodies, each doc's body is left for its
+// reader to take (tsDoc.bodyOf): finding where a body starts reads the
+// doc's first page, and a search that did it for every doc before matching
+// any held every doc's first page at once.
+func (l *Tools) tsOpenTexts(ctx context.Context, docs []tsDoc, bodies bool) ([]tsDoc, error) {
 	parsed, _ := l.lib.OpenAllTexts(ctx, len(docs), func(i int) *domain.Document { return &docs[i].doc })
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -296,7 +313,10 @@ func (l *Tools) tsOpen(ctx context.Context, docs []tsDoc) ([]tsDoc, error) {
 			continue
 		}
 		d := docs[i]
-		d.body = tsBody(p)
+		d.text = p
+		if bodies {
+			d.body = tsBody(p)
+		}
 		out = append(out, d)
 	}
 	return out, nil
@@ -347,7 +367,7 @@ func (l *Tools) tsRenderContents(docs []tsDoc, hint string) string {
 // tsRenderDocument is the original's one document: its path in bold, its
 // tags, and its body between "======" lines.
 func tsRenderDocument(d tsDoc) string {
-	return "**" + d.path + "**\n- tags: " + tsTags(d.doc.Tags) + "\n======\n" + d.body + "\n======"
+	return "**" + d.path + "**\n- tags: " + tsTags(d.doc.Tags) + "\n======\n" + d.bodyOf() + "\n======"
 }
 
 func tsTags(tags []string) string {

@@ -154,3 +154,14 @@ type Index interface {
 	Lookup
 	Close() error
 }
+
+// Evicter is implemented by an index whose Texts are slices of a mapped
+// file: Evict tells it that texts it gave will not be read again soon, so
+// that their pages leave the process's memory (they are read again from
+// the file, the same bytes, when they are); it may evict the pages between
+// them too. Any other bytes are left alone. A search over the whole library
+// evicts the texts it has matched as it goes, a group at a time, so that
+// the memory it holds does not grow with the library.
+type Evicter interface {
+	Evict(contents ...[]byte)
+}
