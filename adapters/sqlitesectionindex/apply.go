@@ -32,7 +32,7 @@ func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
 }
 
 func (ix *Index) apply(ctx context.Context, u sectionindex.Update) error {
-	ds := deriveAll(u.Put)
+	ds := deriveAll(u.Put, u.Pause)
 	tx, err := ix.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -395,8 +395,10 @@ func derive(e sectionindex.Entry) derived {
 		content: content, folded: textmatch.Fold(content), sections: sectionTexts(e)}
 }
 
-// deriveAll derives es on every CPU.
-func deriveAll(es []sectionindex.Entry) []derived {
+// deriveAll derives es on every CPU; a build yielding to calls pauses
+// before each doc here too (it is half a batch's CPU).
+// pause, when not nil, is called before each (the update's Pause).
+func deriveAll(es []sectionindex.Entry, pause func()) []derived {
 	out := make([]derived, len(es))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -405,6 +407,7 @@ func deriveAll(es []sectionindex.Entry) []derived {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(es); i = int(next.Add(1)) - 1 {
+				paused(pause)
 				out[i] = derive(es[i])
 			}
 		}()
