@@ -95,10 +95,17 @@ func tsLibrary(t *testing.T) *library.Library {
 			return
 		}
 		tsLib.lib = library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
-		// Served as in production: through a section index (here the
-		// in-memory one), so every replayed search is narrowed by its
-		// candidates and must still answer byte for byte.
-		ix, err := sqlitesectionindex.OpenMemory()
+		// Served as in production: through a section index in its files
+		// (the main file and its side files, attached), so every replayed
+		// search is narrowed by its candidates and must still answer byte
+		// for byte. The folder goes with the test binary's temporary files.
+		dir, err := os.MkdirTemp("", "librarian-ts-replay-")
+		if err != nil {
+			tsLib.err = err
+			return
+		}
+		tsLib.dir = dir
+		ix, err := sqlitesectionindex.OpenFile(context.Background(), filepath.Join(dir, "examples.sqlite"), sqlitesectionindex.Options{})
 		if err != nil {
 			tsLib.err = err
 			return
@@ -117,7 +124,16 @@ func tsLibrary(t *testing.T) *library.Library {
 var tsLib struct {
 	once sync.Once
 	lib  *library.Library
+	dir  string // its index's folder, removed after the tests (TestMain)
 	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tsLib.dir != "" {
+		os.RemoveAll(tsLib.dir)
+	}
+	os.Exit(code)
 }
 
 // connectTS serves the librarian-ts tools over the example corpus and
