@@ -155,11 +155,11 @@ func (l *Tools) GetDocument(ctx context.Context, filepath string) (string, error
 	if err != nil {
 		return "", err
 	}
-	doc, ok := l.tsViewOf(cat).byPath[tsNormalizePath(filepath)]
+	entry, ok := l.tsViewOf(cat).byPath[tsNormalizePath(filepath)]
 	if !ok {
 		return "", &tsDocNotFoundError{path: filepath}
 	}
-	p, err := l.lib.OpenText(ctx, doc)
+	p, err := l.lib.OpenText(ctx, entry.doc)
 	if errors.Is(err, domain.ErrNotFound) {
 		// Listed a moment ago, gone now.
 		return "", &tsDocNotFoundError{path: filepath}
@@ -167,7 +167,7 @@ func (l *Tools) GetDocument(ctx context.Context, filepath string) (string, error
 	if err != nil {
 		return "", err
 	}
-	return tsRenderDocument(tsDoc{tsEntry: &tsEntry{doc: doc, path: "/" + doc.Path}, body: tsBody(p)}), nil
+	return tsRenderDocument(tsDoc{tsEntry: entry, body: tsBody(p)}), nil
 }
 
 // GetDocuments answers getDocuments: the docs at the given paths, in the
@@ -181,18 +181,18 @@ func (l *Tools) GetDocuments(ctx context.Context, filepaths []string) (string, e
 	byPath := l.tsViewOf(cat).byPath
 	var found []tsDoc
 	for _, fp := range filepaths {
-		doc, ok := byPath[tsNormalizePath(fp)]
+		entry, ok := byPath[tsNormalizePath(fp)]
 		if !ok {
 			continue
 		}
-		p, err := l.lib.OpenText(ctx, doc)
+		p, err := l.lib.OpenText(ctx, entry.doc)
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return "", ctxErr
 			}
 			continue
 		}
-		found = append(found, tsDoc{tsEntry: &tsEntry{doc: doc, path: "/" + doc.Path}, body: tsBody(p)})
+		found = append(found, tsDoc{tsEntry: entry, body: tsBody(p)})
 	}
 	return l.tsRenderContents(found, "Fetch them with getDocuments in another call:"), nil
 }

@@ -16,7 +16,7 @@ import (
 type tsView struct {
 	cat    *domain.Catalog
 	docs   []tsDoc // every doc, in tsComparePaths order, line set
-	byPath map[string]domain.Document
+	byPath map[string]*tsEntry // by '/'-led path: the entries docs point at, not copies
 
 	wholeOnce sync.Once
 	wholeList string // listDocuments of the whole library (see whole)
@@ -43,13 +43,13 @@ func (l *Tools) tsViewOf(cat *domain.Catalog) *tsView {
 	if c.view != nil && c.view.cat == cat {
 		return c.view
 	}
-	v := &tsView{cat: cat, docs: make([]tsDoc, len(cat.Docs)), byPath: make(map[string]domain.Document, len(cat.Docs))}
+	v := &tsView{cat: cat, docs: make([]tsDoc, len(cat.Docs)), byPath: make(map[string]*tsEntry, len(cat.Docs))}
 	entries := make([]tsEntry, len(cat.Docs))
 	for i, d := range cat.Docs {
 		p := "/" + d.Path
 		entries[i] = tsEntry{doc: d, path: p, line: "- " + p + "\n  - tags: " + tsTags(d.Tags)}
 		v.docs[i] = tsDoc{tsEntry: &entries[i]}
-		v.byPath[p] = d
+		v.byPath[p] = &entries[i]
 	}
 	slices.SortStableFunc(v.docs, func(a, b tsDoc) int { return tsComparePaths(a.path, b.path) })
 	c.view = v
