@@ -19,6 +19,7 @@ import (
 	"github.com/librarian/librarian/app/search"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/docindex"
+	"github.com/librarian/librarian/ports/sectionindex"
 )
 
 // hookSource runs onFirst when trigger is first read (later reads, a
@@ -305,5 +306,68 @@ func TestBuildSurvivesBadInput(t *testing.T) {
 		if got, err := searchFor(q); err != nil || strings.Contains(got, keep(i)+")") {
 			t.Errorf("search %s, of the deleted %s: %v\n%s", q, keep(i), err, got)
 		}
+	}
+}
+
+// applyCounting counts the index's writes.
+type applyCounting struct {
+	sectionindex.Index
+	applies atomic.Int64
+}
+
+func (a *applyCounting) Apply(ctx context.Context, u sectionindex.Update) error {
+	a.applies.Add(1)
+	return a.Index.Apply(ctx, u)
+}
+
+// TestADocOverTheLimitAsksNoRefresh: a doc too large to store is noted by
+// every search that meets it, and a search does not ask the background
+// refresher to store it again (it did: every search then cost a refresh
+// and three empty write transactions, for as long as the server ran).
+func TestADocOverTheLimitAsksNoRefresh(t *testing.T) {
+	root := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for name, body := range map[string]string{
+		"a.md":   "# A\n\nalpha is here.\n",
+		"big.md": "# Big\n\n" + strings.Repeat("alpha words ", 200),
+	} {
+		p := filepath.Join(root, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		os.Chtimes(p, old, old)
+	}
+	fm, err := frontmatterindex.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fm.Close() })
+	cfg := library.DefaultConfig()
+	cfg.MaxDocBytes = 1000
+	l := library.New(fm, goldmarkmarkdown.New(), nil, cfg)
+	ix, err := sqlitesectionindex.OpenFile(t.Context(), filepath.Join(t.TempDir(), "index.sqlite"), sqlitesectionindex.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	counted := &applyCounting{Index: ix}
+	l.UseIndex(counted, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); l.KeepIndexed(ctx) }()
+	defer func() { cancel(); <-stopped }()
+	if err := l.WaitBuilt(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the refresher settles
+	before := counted.applies.Load()
+	for range 10 {
+		got, err := search.New(l).SearchDocuments(ctx, search.SearchRequest{Query: "alpha", Scope: domain.Scope{Depth: -1}})
+		if err != nil || !strings.Contains(got, "a.md") || !strings.Contains(got, "too large") || !strings.Contains(got, "big.md") {
+			t.Fatalf("search: %v; want a.md's hit and a note naming big.md too large\n%s", err, got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := counted.applies.Load() - before; n != 0 {
+		t.Errorf("10 searches meeting a doc over the limit made %d index writes, want none", n)
 	}
 }
