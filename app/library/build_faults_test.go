@@ -15,6 +15,7 @@ import (
 	"github.com/librarian/librarian/adapters/frontmatterindex"
 	"github.com/librarian/librarian/adapters/goldmarkmarkdown"
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
+	"github.com/librarian/librarian/app/browse"
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/app/search"
 	"github.com/librarian/librarian/domain"
@@ -38,9 +39,10 @@ func (h *hookSource) ReadFile(ctx context.Context, p string) ([]byte, domain.Sta
 	return h.Source.ReadFile(ctx, p)
 }
 
-// manyFiles is how many docs the one big folder holds: 5,000 by default,
-// LIBRARIAN_TEST_MANY_FILES=50000 for the figure (a minute or more
-// of a two-core machine, too slow for every run).
+// manyFiles is how many docs the one big folder holds: 5,000 by default
+// (the test takes about 10 s on a loaded two-core machine), or
+// LIBRARIAN_TEST_MANY_FILES=50000 for the figure (about 36 s
+// there: too slow for every run of the suite).
 func manyFiles(t *testing.T) int {
 	if v := os.Getenv("LIBRARIAN_TEST_MANY_FILES"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -154,13 +156,17 @@ func TestBuildSurvivesBadInput(t *testing.T) {
 		}
 		rewrittenAt = time.Now()
 		// Calls while the build runs (it waits here until they answer): a
-		// catalog, a search of a stored doc and one of a doc not yet read.
+		// catalog, a listing, a search of a stored doc and one of a doc not
+		// yet read.
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			defer l.Serving()()
 			if cat, err := l.Catalog(ctx); err != nil || len(cat.Docs) == 0 {
 				duringErrs = append(duringErrs, fmt.Sprintf("Catalog during the build: %v", err))
+			}
+			if got, err := browse.New(l).ListDocuments(ctx, browse.ListRequest{Scope: domain.Scope{Depth: -1}}); err != nil || !strings.Contains(got, "many/") {
+				duringErrs = append(duringErrs, fmt.Sprintf("listing during the build: %v\n%.500s", err, got))
 			}
 			for q, want := range map[string]string{"keepmark0010": keep(10), "manymark00042": many(42)} {
 				got, err := searchFor(q)
