@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,7 +28,7 @@ func TestKilledIndexBuildResumes(t *testing.T) {
 	old := time.Now().Add(-time.Hour) // outside the racy window: every read is stored as settled
 	for i := range n {
 		p := filepath.Join(lib, fmt.Sprintf("part-%02d", i/100), fmt.Sprintf("doc-%04d.md", i))
-		body := fmt.Sprintf("# Doc %d\n\nNotes on item %d: its setup, its limits and its care.\n\n## Details\n\nItem %d is checked weekly.\n", i, i, i)
+		body := fmt.Sprintf("# Doc %d\n\nNotes on item %d: its setup, its limits and its care.\n\n## Details\n\nItem %d is checked weekly by %s.\n", i, i, i, resumeWord(i))
 		switch i {
 		case 0:
 			body += "\nThe first doc says quillfirstmarker.\n"
@@ -95,6 +96,21 @@ func TestKilledIndexBuildResumes(t *testing.T) {
 	if docs, parsed := indexRun(t, env, lib); docs != n || parsed != 0 {
 		t.Errorf("a third run indexed %d docs, parsed %d; want %d and none", docs, parsed, n)
 	}
+	// A ranked search of a word only one doc holds answers that doc alone:
+	// the doc just after the committed ones (in the batch the kill cut
+	// short, whose side-file rows may have been written) and the last.
+	docPath := regexp.MustCompile(`part-\d\d/doc-\d{4}\.md`)
+	for _, i := range []int{committed, committed + 1, n - 1} {
+		want := fmt.Sprintf("part-%02d/doc-%04d.md", i/100, i)
+		search := exec.Command(binary, "search", "--ranked", resumeWord(i), "--root", lib)
+		search.Env = env
+		got, err := search.CombinedOutput()
+		paths := docPath.FindAllString(string(got), -1)
+		slices.Sort(paths)
+		if err != nil || !slices.Equal(slices.Compact(paths), []string{want}) {
+			t.Errorf("ranked search %s after the resumed build: %v; want %s alone\n%s", resumeWord(i), err, want, got)
+		}
+	}
 	for _, q := range []struct{ literal, doc string }{
 		{"quillfirstmarker", "part-00/doc-0000.md"},
 		{"quilllastmarker", fmt.Sprintf("part-%02d/doc-%04d.md", (n-1)/100, n-1)},
@@ -106,6 +122,12 @@ func TestKilledIndexBuildResumes(t *testing.T) {
 			t.Errorf("search %s after the resumed build: %v\n%s", q.literal, err, got)
 		}
 	}
+}
+
+// resumeWord is a word only doc i holds: letters alone, so that the ranked
+// index's stemmer keeps it whole.
+func resumeWord(i int) string {
+	return fmt.Sprintf("zq%c%c%cx", 'a'+i/676%26, 'a'+i/26%26, 'a'+i%26)
 }
 
 // summaryLine is `librarian index`'s summary: "indexed N docs (S sections)
