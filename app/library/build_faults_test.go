@@ -40,7 +40,8 @@ func (h *hookSource) ReadFile(ctx context.Context, p string) ([]byte, domain.Sta
 }
 
 // manyFiles is how many docs the one big folder holds: 5,000 by default
-// (the test takes about 10 s on a loaded two-core machine), or
+// (1,000 under the race detector; the test takes about 10 s on a loaded
+// two-core machine), or
 // LIBRARIAN_TEST_MANY_FILES=50000 for the figure (about 36 s
 // there: too slow for every run of the suite).
 func manyFiles(t *testing.T) int {
@@ -50,6 +51,9 @@ func manyFiles(t *testing.T) int {
 			t.Fatalf("LIBRARIAN_TEST_MANY_FILES=%q: want a count of files", v)
 		}
 		return n
+	}
+	if raceDetector {
+		return 1000
 	}
 	return 5000
 }
@@ -106,10 +110,19 @@ func TestBuildSurvivesBadInput(t *testing.T) {
 		}
 		return b.String()
 	}
+	// The default limit, 16 MiB; under the race detector (every Go line,
+	// the pure-Go SQLite's too, many times slower: minutes for this test)
+	// 1 MiB, the same rule at a smaller size.
+	cfg := library.DefaultConfig()
+	limit := int(domain.DefaultMaxDocBytes)
+	if raceDetector {
+		limit = 1 << 20
+		cfg.MaxDocBytes = int64(limit)
+	}
 	const atLimit, overLimit = "big/at-limit.md", "big/over-limit.md"
 	marker[atLimit] = "bigatlimitmarker"
-	write(atLimit, "# At the limit\n"+big(domain.DefaultMaxDocBytes-len("# At the limit\n"), "bigatlimitmarker"))
-	write(overLimit, "# Over the limit\n"+big(domain.DefaultMaxDocBytes+1-len("# Over the limit\n"), "bigoverlimitmarker"))
+	write(atLimit, "# At the limit\n"+big(limit-len("# At the limit\n"), "bigatlimitmarker"))
+	write(overLimit, "# Over the limit\n"+big(limit+1-len("# Over the limit\n"), "bigoverlimitmarker"))
 
 	// In path order the build reads big/, then keep/ (batches of 256), then
 	// many/. When it first reads keep/doc-0300.md (the second batch), the
@@ -127,7 +140,7 @@ func TestBuildSurvivesBadInput(t *testing.T) {
 	}
 	t.Cleanup(func() { fm.Close() })
 	src := &hookSource{Source: fm, trigger: keep(triggerRead)}
-	l := library.New(src, goldmarkmarkdown.New(), nil, library.DefaultConfig())
+	l := library.New(src, goldmarkmarkdown.New(), nil, cfg)
 	ix, err := sqlitesectionindex.OpenFile(ctx, filepath.Join(t.TempDir(), "index.sqlite"), sqlitesectionindex.Options{})
 	if err != nil {
 		t.Fatal(err)
