@@ -57,6 +57,8 @@ func TestKilledIndexBuildResumes(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	seen := 0
+	var poll docsPoller
+	defer poll.close()
 	deadline := time.Now().Add(60 * time.Second)
 	for seen < 256 {
 		select {
@@ -68,7 +70,7 @@ func TestKilledIndexBuildResumes(t *testing.T) {
 			cmd.Process.Kill()
 			t.Fatalf("no batch committed in 60 s; stderr %s", err1.String())
 		}
-		seen = storedDocs(t, idx)
+		seen = poll.count(t, idx)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -156,18 +158,38 @@ func indexRun(t *testing.T, env []string, lib string) (docs, parsed int) {
 // only (0 while there is no file or no table yet).
 func storedDocs(t *testing.T, dir string) int {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.sqlite"))
-	if len(files) != 1 {
+	var p docsPoller
+	defer p.close()
+	return p.count(t, dir)
+}
+
+// docsPoller counts the docs of the index file in dir, read only, on one
+// connection kept between counts (a poll costs one query, not an open).
+type docsPoller struct{ db *sql.DB }
+
+func (p *docsPoller) count(t *testing.T, dir string) int {
+	t.Helper()
+	if p.db == nil {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.sqlite"))
+		if len(files) != 1 {
+			return 0
+		}
+		db, err := sql.Open("sqlite", "file:"+files[0]+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.SetMaxOpenConns(1)
+		p.db = db
+	}
+	var n int
+	if err := p.db.QueryRow("SELECT count(*) FROM docs").Scan(&n); err != nil {
 		return 0
 	}
-	db, err := sql.Open("sqlite", "file:"+files[0]+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
+	return n
+}
+
+func (p *docsPoller) close() {
+	if p.db != nil {
+		p.db.Close()
 	}
-	defer db.Close()
-	var count int
-	if err := db.QueryRow("SELECT count(*) FROM docs").Scan(&count); err != nil {
-		return 0
-	}
-	return count
 }
