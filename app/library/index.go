@@ -50,6 +50,12 @@ type indexState struct {
 	total       int
 	changed     chan struct{} // closed and replaced on every progress step
 	kick        chan struct{} // asks the background refresher for a refresh
+
+	// refused: the docs the last refresh could not store because they are
+	// over the size limit, by path, at the stamp it saw. A search still
+	// scans them (and notes them too large) but asks no refresh for them:
+	// each would find them too large again, and write the index for nothing.
+	refused map[string]domain.Stamp
 }
 
 // UseIndex makes the library keep ix up to date and use it: parses of
@@ -115,6 +121,10 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	// against the catalog of that moment (a doc it names that appears later
 	// is linked once the linking doc changes).
 	var links *extract.LinkResolver // made when a doc is to be stored
+	s.mu.Lock()
+	wasRefused := s.refused
+	s.mu.Unlock()
+	refused := map[string]domain.Stamp{}
 	listed := make(map[string]bool, len(cat.Docs))
 	var todo []domain.Document
 	for _, d := range cat.Docs {
@@ -127,6 +137,10 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 			d.Stamp = stamp
 		}
 		if old, ok := stamps[d.Path]; ok && old.Equal(stamp) {
+			continue
+		}
+		if r, ok := wasRefused[d.Path]; ok && r.Equal(stamp) {
+			refused[d.Path] = stamp // too large still: not read again
 			continue
 		}
 		todo = append(todo, d)
@@ -184,6 +198,9 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 		put := map[string]domain.Stamp{}
 		for j, d := range batch {
 			p := parsed[j]
+			if errors.Is(errs[j], domain.ErrTooLarge) {
+				refused[d.Path] = d.Stamp
+			}
 			if errs[j] != nil || p == nil {
 				continue
 			}
@@ -233,6 +250,7 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	}
 	s.mu.Lock()
 	s.metaWritten, s.metaFolders, s.metaNotes = true, folders, notes
+	s.refused = refused
 	s.built = true
 	s.mu.Unlock()
 	s.setProgress(len(todo), len(todo))
@@ -323,7 +341,7 @@ func (s *indexState) holds(ctx context.Context, source docindex.Source, cat *dom
 			continue
 		}
 		held[i] = !s.notHeld[d.Path]
-		stale = stale || !held[i]
+		stale = stale || !held[i] && !s.tooLarge(d.Path, d.Stamp)
 	}
 	s.mu.Unlock()
 	for _, i := range unstamped {
@@ -334,9 +352,18 @@ func (s *indexState) holds(ctx context.Context, source docindex.Source, cat *dom
 		}
 		st, ok := s.indexedStamp(path)
 		held[i] = ok && st.Equal(stamp)
-		stale = stale || !held[i]
+		s.mu.Lock()
+		stale = stale || !held[i] && !s.tooLarge(path, stamp)
+		s.mu.Unlock()
 	}
 	return stale
+}
+
+// tooLarge reports whether the last refresh refused path, stamped stamp,
+// as over the size limit. Called with mu held.
+func (s *indexState) tooLarge(path string, stamp domain.Stamp) bool {
+	r, ok := s.refused[path]
+	return ok && r.Equal(stamp)
 }
 
 func (s *indexState) setProgress(done, total int) {
