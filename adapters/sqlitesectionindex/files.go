@@ -129,7 +129,7 @@ func (f *Files) List(ctx context.Context) ([]indexfiles.File, error) {
 // only; an index from before they were recorded has neither. A file that
 // is not a section index is an error.
 func readRecord(ctx context.Context, file string) (root string, opened time.Time, err error) {
-	db, err := sql.Open("sqlite", fmt.Sprintf("file:%s?mode=ro&_pragma=busy_timeout(1000)", file))
+	db, err := sql.Open("sqlite", fmt.Sprintf("file:%s?mode=ro&_pragma=busy_timeout(1000)", uriPath(file)))
 	if err != nil {
 		return "", time.Time{}, err
 	}

@@ -166,7 +166,7 @@ func OpenFile(ctx context.Context, file string, o Options) (*Index, error) {
 		o.BusyTimeout = 5 * time.Second
 	}
 	dsn := fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_txlock=immediate",
-		file, o.BusyTimeout.Milliseconds())
+		uriPath(file), o.BusyTimeout.Milliseconds())
 	// The schema is checked and made on a connection without the side
 	// files: a foreign file must stay as it was, with nothing beside it.
 	plain, err := sql.Open("sqlite", dsn)

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"modernc.org/sqlite"
@@ -56,7 +57,7 @@ func openSides(file string, o Options) ([]*side, error) {
 	sides := newSides()
 	for _, s := range sides {
 		db, err := sql.Open("sqlite", fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=journal_mode(WAL)&_txlock=immediate",
-			sideFile(file, s.name), o.BusyTimeout.Milliseconds()))
+			uriPath(sideFile(file, s.name)), o.BusyTimeout.Milliseconds()))
 		if err == nil {
 			db.SetMaxOpenConns(1)
 			err = db.Ping()
@@ -164,9 +165,9 @@ func (s *side) bytes(ctx context.Context) (int64, error) {
 var attaching = func() *sqlite.Driver {
 	d := &sqlite.Driver{}
 	d.RegisterConnectionHook(func(conn sqlite.ExecQuerierContext, dsn string) error {
-		file := strings.TrimPrefix(dsn, "file:")
-		if i := strings.IndexByte(file, '?'); i >= 0 {
-			file = file[:i]
+		file, err := pathOfURI(dsn)
+		if err != nil {
+			return err
 		}
 		for _, name := range sideNames {
 			if _, err := conn.ExecContext(context.Background(), `ATTACH DATABASE ? AS `+name+`_file`,
@@ -179,3 +180,16 @@ var attaching = func() *sqlite.Driver {
 	sql.Register("librarian-section-index", d)
 	return d
 }()
+
+// uriPath is file as the path of a SQLite URI filename ("file:PATH?..."):
+// '%', '?' and '#' escaped, so that a folder named "docs#2" or "a?b" is
+// that folder, not the start of a query or a fragment.
+func uriPath(file string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(file)
+}
+
+// pathOfURI is the file a URI filename made with uriPath names.
+func pathOfURI(dsn string) (string, error) {
+	p, _, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	return url.PathUnescape(p)
+}

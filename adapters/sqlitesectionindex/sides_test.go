@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -199,5 +200,31 @@ func TestApplyPausesBetweenDocs(t *testing.T) {
 		if got := int(pauses.Load()); got < c.least || got > c.most {
 			t.Errorf("%s: %d pauses for 4 docs; want %d to %d", c.name, got, c.least, c.most)
 		}
+	}
+}
+
+// An index folder whose path holds '#', '?' or '%' is that folder: the
+// index persists there (it was bypassed for memory, or made a stray file
+// where the path was cut).
+func TestIndexFolderWithURICharacters(t *testing.T) {
+	base := t.TempDir()
+	root, dir := t.TempDir(), filepath.Join(base, "idx#2?x=%41")
+	ix, log := openLogged(t, root, dir)
+	if filepath.Dir(ix.File()) != dir || log != "" {
+		t.Fatalf("index file %q, log %q; want a file in %q and nothing logged", ix.File(), log, dir)
+	}
+	putFillers(t, ix)
+	put(t, ix, "a.md")
+	ix.Close()
+	ix, log = openLogged(t, root, dir)
+	if docCount(t, ix) != 11 || log != "" {
+		t.Fatalf("reopened: %d docs, log %q; want the 11 put", docCount(t, ix), log)
+	}
+	if got := candidates(t, ix, "body of a"); !slices.Equal(got, []string{"a.md"}) {
+		t.Errorf("candidates through the attached side file: %v; want [a.md]", got)
+	}
+	entries, _ := os.ReadDir(base)
+	if len(entries) != 1 {
+		t.Errorf("the folder above the index holds %d entries; want the index folder alone", len(entries))
 	}
 }
