@@ -86,13 +86,11 @@ func (ix *Index) apply(ctx context.Context, u sectionindex.Update) error {
 		return tx.Commit()
 	}
 	// The side files: one transaction each, on their own connections.
-	side := make([]*sql.Tx, len(ix.sides))
-	for i, s := range ix.sides {
-		if side[i], err = s.db.BeginTx(ctx, nil); err != nil {
-			return fmt.Errorf("side file %s: %w", s.name, err)
-		}
-		defer side[i].Rollback()
+	side, err := ix.beginSides(ctx)
+	if err != nil {
+		return err
 	}
+	defer rollback(side)
 	errs := make([]error, len(ix.sides))
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -111,10 +109,8 @@ func (ix *Index) apply(ctx context.Context, u sectionindex.Update) error {
 	if err != nil {
 		return err
 	}
-	for i, s := range ix.sides {
-		if err := side[i].Commit(); err != nil {
-			return fmt.Errorf("side file %s: %w", s.name, err)
-		}
+	if err := ix.commitSides(side); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return err
@@ -134,22 +130,49 @@ func (ix *Index) buryCommitted(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	side := make([]*sql.Tx, len(ix.sides))
-	for i, s := range ix.sides {
-		if side[i], err = s.db.BeginTx(ctx, nil); err != nil {
-			return fmt.Errorf("side file %s: %w", s.name, err)
-		}
-		defer side[i].Rollback()
+	side, err := ix.beginSides(ctx)
+	if err != nil {
+		return err
 	}
+	defer rollback(side)
 	if err := buryDead(ctx, tx, side[0], side[1]); err != nil {
 		return err
 	}
+	if err := ix.commitSides(side); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// beginSides begins a write transaction in each side file, in order.
+func (ix *Index) beginSides(ctx context.Context) ([]*sql.Tx, error) {
+	side := make([]*sql.Tx, 0, len(ix.sides))
+	for _, s := range ix.sides {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			rollback(side)
+			return nil, fmt.Errorf("side file %s: %w", s.name, err)
+		}
+		side = append(side, tx)
+	}
+	return side, nil
+}
+
+// commitSides commits the side files' transactions, before the main file's.
+func (ix *Index) commitSides(side []*sql.Tx) error {
 	for i, s := range ix.sides {
 		if err := side[i].Commit(); err != nil {
 			return fmt.Errorf("side file %s: %w", s.name, err)
 		}
 	}
-	return tx.Commit()
+	return nil
+}
+
+// rollback rolls back what was not committed (after a commit, nothing).
+func rollback(txs []*sql.Tx) {
+	for _, tx := range txs {
+		tx.Rollback()
+	}
 }
 
 // execer is a transaction of any of the three files.
