@@ -15,7 +15,7 @@ import (
 // listDocuments.
 type tsView struct {
 	cat    *domain.Catalog
-	docs   []tsDoc // every doc, in tsComparePaths order, line set
+	docs   []tsDoc             // every doc, in tsComparePaths order, line set
 	byPath map[string]*tsEntry // by '/'-led path: the entries docs point at, not copies
 
 	wholeOnce sync.Once
