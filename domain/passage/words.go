@@ -1,0 +1,222 @@
+package passage
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Words returns the words of s, lower case: letters, digits and '_' (other
+// characters split words), and, for a code name, its parts too
+// (generateDigest, generate_digest: generate and digest).
+func Words(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		lower := strings.ToLower(w)
+		out = append(out, lower)
+		if parts := splitIdentifier(w); len(parts) > 1 {
+			for _, p := range parts {
+				out = append(out, strings.ToLower(p))
+			}
+		}
+	}
+	return out
+}
+
+// lineTerms is the stems of a line's words, in order.
+func lineTerms(s string) []string {
+	ws := Words(s)
+	for i, w := range ws {
+		ws[i] = Stem(w)
+	}
+	return ws
+}
+
+// splitIdentifier splits camelCase, PascalCase and snake_case names into
+// their words (HTTPServer: HTTP and Server); a plain word is itself.
+func splitIdentifier(w string) []string {
+	var parts []string
+	start := 0
+	rs := []rune(w)
+	for i := 1; i < len(rs); i++ {
+		switch {
+		case rs[i] == '_':
+			if i > start {
+				parts = append(parts, string(rs[start:i]))
+			}
+			start = i + 1
+		case unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]),
+			unicode.IsUpper(rs[i]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]),
+			unicode.IsDigit(rs[i]) != unicode.IsDigit(rs[i-1]) && unicode.IsLetter(rs[i-1]) && rs[i-1] != '_':
+			if i > start {
+				parts = append(parts, string(rs[start:i]))
+			}
+			start = i
+		}
+	}
+	if start < len(rs) {
+		parts = append(parts, string(rs[start:]))
+	}
+	var out []string
+	for _, p := range parts {
+		if len(p) >= 2 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Stem cuts common English endings, so "rotated", "rotation" and
+// "rotates" meet at "rotat"; it keeps at least four letters (three for
+// a plural's s).
+func Stem(w string) string {
+	w = american(w)
+	for _, suf := range []string{"ations", "ation", "ings", "ing", "ions", "ion", "ies", "ied", "ed", "es"} {
+		if strings.HasSuffix(w, suf) && utf8.RuneCountInString(w)-len(suf) >= 4 {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && utf8.RuneCountInString(w) >= 4 {
+		w = w[:len(w)-1]
+	}
+	if strings.HasSuffix(w, "e") && utf8.RuneCountInString(w) >= 5 {
+		w = w[:len(w)-1] // "override" meets "overriding" at "overrid"
+	}
+	return w
+}
+
+// american spells a British word the American way, so both meet: colour
+// and color, behaviour and behavior (-our), initialise and initialize
+// (-ise, -ised, -ising, -isation). Applied to the question's words and the
+// doc's alike, a word it changes wrongly (premise) only meets itself.
+func american(w string) string {
+	switch n := len(w); {
+	case n >= 6 && strings.HasSuffix(w, "our"):
+		return w[:n-2] + "r"
+	case n >= 7 && strings.HasSuffix(w, "ours"):
+		return w[:n-3] + "rs"
+	}
+	for _, suf := range []string{"isations", "isation", "ising", "ised", "ises", "ise"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+			return w[:len(w)-len(suf)] + "iz" + suf[2:]
+		}
+	}
+	return w
+}
+
+// asksForValue reports whether a question asks for a value: a default, a
+// limit, a name, a number, a command.
+func asksForValue(q string) bool {
+	low := " " + strings.ToLower(q) + " "
+	if strings.Contains(low, " what happen") || strings.Contains(low, " what does ") && strings.Contains(low, " do ") {
+		return false // asks for a behaviour, not a value
+	}
+	for _, cue := range []string{" which ", " what ", " default", " how many ", " how much ", " how long ", " how big ", " how large ",
+		" how often ", " largest ", " smallest ", " maximum ", " minimum ", " max ", " min ", " limit", " longest ",
+		" shortest ", " what is the name", " what name", " what command", " which command", " what port", " what value",
+		" what version", " what size", " what format", " what type", " what algorithm", " what hash", " what flag",
+		" what option", " what key", " what prefix", " what suffix", " what extension", " what status", " what code",
+		" how do i call", " called", " named"} {
+		if strings.Contains(low, cue) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsValue reports whether a line states a value: a number, a code span,
+// a quoted name or a key: value pair.
+func holdsValue(s string) bool {
+	if strings.Contains(s, "`") || strings.Contains(s, "\"") || strings.Contains(s, "'") {
+		return true
+	}
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// stopwords say nothing about what is asked for.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be but by can do does did for from has have how i if in into is it its
+		me my no not of on or our so that the their them then there these they this those to up us was we were what when where
+		which while who whom why will with you your all any each every some such than too very just also should would could
+		may might must shall about after again against before below between both during few more most other own same
+		through under until off over out only nor find show tell give get where's what's whats use used using want need
+		there here get set make does done doing something thing things way ways please happens happen`) {
+		stopwords[w] = true
+	}
+}
+
+// relatedWeight is how much a word the docs use for a question's word
+// weighs against a word the question holds.
+const relatedWeight = 0.6
+
+// relatedWords are the words developer docs use for what questions ask in
+// other words: the question's phrase (padded with spaces, lower case, as
+// Words spells it) on the left, the docs' words on the right. General
+// usage, not any one library's vocabulary.
+var relatedWords = []struct {
+	phrase string
+	words  []string
+}{
+	{" out of the box ", []string{"default"}},
+	{" unless ", []string{"default"}},
+	{" don t ", []string{"default"}},
+	{" do not ", []string{"default"}},
+	{" if i don ", []string{"default"}},
+	{" not set ", []string{"default"}},
+	{" on its own ", []string{"default"}},
+	{" by itself ", []string{"default"}},
+	{" largest ", []string{"max", "maximum", "limit"}},
+	{" biggest ", []string{"max", "maximum", "limit"}},
+	{" longest ", []string{"max", "maximum", "limit"}},
+	{" at most ", []string{"max", "maximum", "limit"}},
+	{" how big ", []string{"size", "max", "maximum", "limit"}},
+	{" how large ", []string{"size", "max", "maximum", "limit"}},
+	{" how long ", []string{"length", "duration", "ttl", "expire"}},
+	{" how many ", []string{"number", "count"}},
+	{" smallest ", []string{"min", "minimum"}},
+	{" shortest ", []string{"min", "minimum"}},
+	{" at least ", []string{"min", "minimum"}},
+	{" lifetime ", []string{"expire", "expiry", "age", "ttl"}},
+	{" expiry ", []string{"ttl", "expire"}},
+	{" expire ", []string{"ttl", "expiry"}},
+	{" undo ", []string{"rollback", "revert", "down"}},
+	{" undoes ", []string{"rollback", "revert", "down"}},
+	{" revert ", []string{"rollback", "down"}},
+	{" hash ", []string{"digest"}},
+	{" digest ", []string{"hash"}},
+	{" payload ", []string{"body", "size"}},
+	{" identifier ", []string{"id"}},
+	{" characters ", []string{"length"}},
+	{" twice ", []string{"reuse", "again"}},
+	{" again ", []string{"reuse"}},
+	{" throws ", []string{"error"}},
+	{" fails ", []string{"error"}},
+	{" dummy ", []string{"placeholder"}},
+	{" picture ", []string{"image"}},
+	{" pictures ", []string{"images"}},
+	{" force ", []string{"override"}},
+	{" called ", []string{"name"}},
+	{" remove ", []string{"delete"}},
+	{" delete ", []string{"remove"}},
+	{" port ", []string{"listen", "localhost"}},
+}
+
+// relatedTo returns the docs' words for the phrases a question holds.
+func relatedTo(padded string) []string {
+	var out []string
+	for _, r := range relatedWords {
+		if strings.Contains(padded, r.phrase) {
+			out = append(out, r.words...)
+		}
+	}
+	return out
+}
