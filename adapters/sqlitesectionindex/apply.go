@@ -32,7 +32,7 @@ func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
 }
 
 func (ix *Index) apply(ctx context.Context, u sectionindex.Update) error {
-	ds := deriveAll(u.Put, u.Pause)
+	ds := deriveAll(u.Put, u.Pause, goroutine(u.Go))
 	tx, err := ix.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -94,8 +94,9 @@ func (ix *Index) apply(ctx context.Context, u sectionindex.Update) error {
 	errs := make([]error, len(ix.sides))
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); errs[0] = writeGrams(ctx, side[0], lastDoc, rows, u.Pause) }()
-	go func() { defer wg.Done(); errs[1] = writeRanked(ctx, side[1], lastSection, rows, u.Pause) }()
+	spawn := goroutine(u.Go)
+	spawn(func() { defer wg.Done(); errs[0] = writeGrams(ctx, side[0], lastDoc, rows, u.Pause) })
+	spawn(func() { defer wg.Done(); errs[1] = writeRanked(ctx, side[1], lastSection, rows, u.Pause) })
 	err = m.putAll(ctx, rows, u.Pause)
 	wg.Wait()
 	if err == nil {
@@ -289,6 +290,14 @@ func writeRanked(ctx context.Context, tx execer, lastSection int64, rows []docRo
 	return nil
 }
 
+// goroutine is the update's Go, or the go statement.
+func goroutine(spawn func(func())) func(func()) {
+	if spawn != nil {
+		return spawn
+	}
+	return func(fn func()) { go fn() }
+}
+
 // paused calls the update's Pause, when it has one (sectionindex.Update).
 func paused(pause func()) {
 	if pause != nil {
@@ -421,19 +430,19 @@ func derive(e sectionindex.Entry) derived {
 // deriveAll derives es on every CPU; a build yielding to calls pauses
 // before each doc here too (it is half a batch's CPU).
 // pause, when not nil, is called before each (the update's Pause).
-func deriveAll(es []sectionindex.Entry, pause func()) []derived {
+func deriveAll(es []sectionindex.Entry, pause func(), spawn func(func())) []derived {
 	out := make([]derived, len(es))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := min(runtime.GOMAXPROCS(0), len(es)); w > 0; w-- {
+	for w := min(runtime.NumCPU(), len(es)); w > 0; w-- {
 		wg.Add(1)
-		go func() {
+		spawn(func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(es); i = int(next.Add(1)) - 1 {
 				paused(pause)
 				out[i] = derive(es[i])
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return out

@@ -189,7 +189,7 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 			fresh = l.uncached(batch)
 		}
 		parsed, errs := l.openYielding(ctx, batch)
-		u := sectionindex.Update{Remove: gone, Pause: l.yieldToCalls}
+		u := sectionindex.Update{Remove: gone, Pause: l.yieldToCalls, Go: l.buildGo}
 		gone = nil
 		if i+refreshBatch >= len(todo) { // the last batch
 			u.Folders, u.Notes, u.BuiltAt = meta.Folders, meta.Notes, meta.BuiltAt
@@ -417,6 +417,7 @@ func (l *Library) KeepIndexed(ctx context.Context) {
 	if l.idx == nil || l.servedFromIndex() {
 		return // nothing to refresh from: another process writes the index
 	}
+	l.inBackground()
 	for {
 		st, err := l.Refresh(ctx, nil)
 		if err == nil {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/librarian/librarian/domain"
@@ -69,7 +70,8 @@ type Library struct {
 
 	idx *indexState // nil: no section index (see UseIndex)
 
-	calls callCount // the requests being answered, which a build yields to (yield.go)
+	calls      callCount   // the requests being answered, which a build yields to (yield.go)
+	background atomic.Bool // builds run as background work (inBackground)
 }
 
 // NewLibrary builds the library use cases. images may be nil.
@@ -275,14 +277,18 @@ func (l *Library) prune(cat *domain.Catalog) {
 // opened has a nil entry and its error in errs.
 func (l *Library) OpenAll(ctx context.Context, docs []domain.Document) ([]*Doc, []error) {
 	l.WarmIfCold(ctx, docs)
-	return l.openEach(ctx, docs, l.Open)
+	return l.openEach(ctx, docs, l.Open, nil)
 }
 
-// openEach opens docs with open on a few goroutines, keeping their order.
-func (l *Library) openEach(ctx context.Context, docs []domain.Document, open func(context.Context, domain.Document) (*Doc, error)) ([]*Doc, []error) {
+// openEach opens docs with open on a few goroutines, keeping their order;
+// spawn, when not nil, starts them (a build's, see buildGo).
+func (l *Library) openEach(ctx context.Context, docs []domain.Document, open func(context.Context, domain.Document) (*Doc, error), spawn func(func())) ([]*Doc, []error) {
 	out := make([]*Doc, len(docs))
 	errs := make([]error, len(docs))
-	workers := runtime.GOMAXPROCS(0) * 2
+	workers := runtime.NumCPU() * 2
+	if spawn == nil {
+		spawn = func(fn func()) { go fn() }
+	}
 	if workers > len(docs) {
 		workers = len(docs)
 	}
@@ -290,12 +296,12 @@ func (l *Library) openEach(ctx context.Context, docs []domain.Document, open fun
 	next := make(chan int)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
-		go func() {
+		spawn(func() {
 			defer wg.Done()
 			for i := range next {
 				out[i], errs[i] = open(ctx, docs[i])
 			}
-		}()
+		})
 	}
 	for i := range docs {
 		next <- i

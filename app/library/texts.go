@@ -97,7 +97,7 @@ func (l *Library) OpenAllTexts(ctx context.Context, n int, doc func(int) *domain
 	for k, i := range rest {
 		others[k] = *doc(i)
 	}
-	opened, openErrs := l.openEach(ctx, others, l.OpenText)
+	opened, openErrs := l.openEach(ctx, others, l.OpenText, nil)
 	for k, i := range rest {
 		out[i], errs[i] = opened[k], openErrs[k]
 	}

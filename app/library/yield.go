@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -68,8 +69,47 @@ func (l *Library) openYielding(ctx context.Context, docs []domain.Document) ([]*
 	errs := make([]error, 0, len(docs))
 	for i := 0; i < len(docs); i += yieldChunk {
 		l.yieldToCalls()
-		p, e := l.OpenAll(ctx, docs[i:min(i+yieldChunk, len(docs))])
+		chunk := docs[i:min(i+yieldChunk, len(docs))]
+		l.WarmIfCold(ctx, chunk)
+		p, e := l.openEach(ctx, chunk, l.Open, l.buildGo)
 		out, errs = append(out, p...), append(errs, e...)
 	}
 	return out, errs
+}
+
+// A build in a server also runs on threads of its own at the lowest
+// priority, and the runtime gets more threads than cores (buildThreads
+// more): when a request comes, a thread is free to read it and the system
+// runs it before the build's. Without, a request waited for a core held by
+// the build's SQLite work until the runtime preempted it (10 ms a time,
+// several times a call: 20 to 30 ms on a first session's small calls).
+
+// buildThreads is how many goroutines of a build run at once: its own,
+// the index's two other writers, and its parse or derive workers.
+var buildThreads = 3 + runtime.NumCPU()
+
+// inBackground makes the calling goroutine a build's: locked to its thread
+// (never unlocked: the thread ends with the goroutine), at the lowest
+// priority, with the runtime's threads raised to leave room for calls.
+func (l *Library) inBackground() {
+	runtime.LockOSThread()
+	lowerThreadPriority()
+	l.background.Store(true)
+	if n := runtime.NumCPU() + buildThreads; runtime.GOMAXPROCS(0) < n {
+		runtime.GOMAXPROCS(n)
+	}
+}
+
+// buildGo runs fn as a build's goroutine when this library builds in the
+// background (inBackground), else as any other.
+func (l *Library) buildGo(fn func()) {
+	if !l.background.Load() {
+		go fn()
+		return
+	}
+	go func() {
+		runtime.LockOSThread()
+		lowerThreadPriority()
+		fn()
+	}()
 }

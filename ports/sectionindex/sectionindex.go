@@ -73,6 +73,10 @@ type Update struct {
 	// it for the calls being answered, so that they get the cores. It
 	// returns soon (it bounds its own wait); readers must not wait for it.
 	Pause func()
+	// Go, when not nil, runs fn on a goroutine, for each goroutine the
+	// update writes with besides the caller's: a build gives goroutines
+	// the system runs after the calls' (nil: go fn()).
+	Go func(fn func())
 }
 
 // Store is the memory: what the index holds and how it changes.
