@@ -182,6 +182,9 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	// build of 50,000 docs held 900 MB of parses nobody had asked for. A
 	// small refresh (an edit) keeps them for the call that comes next.
 	building := len(todo) > warmThreshold
+	if building {
+		defer l.roomForCalls()()
+	}
 	for i := 0; i < len(todo) || len(gone) > 0; i += refreshBatch {
 		batch := todo[i:min(i+refreshBatch, len(todo))]
 		var fresh []string

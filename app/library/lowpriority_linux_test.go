@@ -40,7 +40,12 @@ func TestBackgroundBuildRunsOnLowPriorityThreads(t *testing.T) {
 	if n := <-helper; n != 19 {
 		t.Errorf("a build helper's thread: nice %d; want 19", n)
 	}
+	restore := l.roomForCalls()
 	if got, want := runtime.GOMAXPROCS(0), runtime.NumCPU()+buildThreads; got < want {
 		t.Errorf("GOMAXPROCS %d during a background build; want at least %d", got, want)
+	}
+	restore()
+	if got := runtime.GOMAXPROCS(0); got != procs {
+		t.Errorf("GOMAXPROCS %d after the build; want %d as before", got, procs)
 	}
 }

@@ -90,14 +90,28 @@ var buildThreads = 3 + runtime.NumCPU()
 
 // inBackground makes the calling goroutine a build's: locked to its thread
 // (never unlocked: the thread ends with the goroutine), at the lowest
-// priority, with the runtime's threads raised to leave room for calls.
+// priority; its builds then raise the runtime's threads (roomForCalls).
 func (l *Library) inBackground() {
 	runtime.LockOSThread()
 	lowerThreadPriority()
 	l.background.Store(true)
-	if n := runtime.NumCPU() + buildThreads; runtime.GOMAXPROCS(0) < n {
-		runtime.GOMAXPROCS(n)
+}
+
+// roomForCalls raises the runtime's threads for a build in the background
+// that has many docs to do, so that calls find a thread free; restore puts
+// them back once it is done (more threads than cores cost searches and the
+// collector a little, so only while they serve).
+func (l *Library) roomForCalls() (restore func()) {
+	if !l.background.Load() {
+		return func() {}
 	}
+	was := runtime.GOMAXPROCS(0)
+	n := runtime.NumCPU() + buildThreads
+	if was >= n {
+		return func() {}
+	}
+	runtime.GOMAXPROCS(n)
+	return func() { runtime.GOMAXPROCS(was) }
 }
 
 // buildGo runs fn as a build's goroutine when this library builds in the
