@@ -235,8 +235,9 @@ func (ix *Index) scanEntry(row pgx.Row) (sectionindex.Entry, error) {
 	return e, nil
 }
 
-// Apply writes u: removals, then each put in a transaction of its own, then
-// folders, notes and the build time together. The whole batch holds the
+// Apply writes u: removals, then the puts (putAll: a transaction per part
+// of the batch, the parts written in parallel), then folders, notes and the
+// build time together. The whole batch holds the
 // writer's advisory lock, so two writers (two `librarian index` runs, or a
 // server and an index run) take turns instead of interleaving.
 func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
@@ -271,16 +272,8 @@ func (ix *Index) Apply(ctx context.Context, u sectionindex.Update) error {
 			return ix.fail("remove documents", err)
 		}
 	}
-	for _, e := range u.Put {
-		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if err := putEntry(ctx, tx, e); err != nil {
-				return err
-			}
-			return bumpGeneration(ctx, tx)
-		})
-		if err != nil {
-			return ix.fail("store "+e.Doc.Path, err)
-		}
+	if err := ix.putAll(ctx, conn, u.Put); err != nil {
+		return err
 	}
 	if u.Folders == nil && u.Notes == nil && u.BuiltAt == 0 {
 		return nil
@@ -337,45 +330,6 @@ func cleanAll(ss []string) []string {
 		out[i] = clean(s)
 	}
 	return out
-}
-
-// putEntry replaces one document, in tx: the old row goes (and with it its
-// sections, names and links), the new one comes in, in one round trip.
-func putEntry(ctx context.Context, tx pgx.Tx, e sectionindex.Entry) error {
-	d := e.Doc
-	structure, err := json.Marshal(e.Structure)
-	if err != nil {
-		return err
-	}
-	content := e.Content
-	if content == nil {
-		content = []byte{}
-	}
-	b := &pgx.Batch{}
-	// An index is rebuilt from the library, by stamps: a crash that loses
-	// the last few commits (never half of one) only means those files are
-	// stored again by the next run, so commits need not wait for the disk.
-	b.Queue(`SET LOCAL synchronous_commit = off`)
-	b.Queue(`DELETE FROM docs WHERE path = $1`, d.Path)
-	b.Queue(`INSERT INTO docs (`+docColumns+`, content, structure, folded) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-		d.Path, clean(d.ID), clean(d.Title), clean(d.Summary), d.Tokens, d.HasTokens, cleanAll(d.Tags),
-		d.Stamp.Size, nanos(d.Stamp.ModTime), int64(d.Stamp.Inode), nanos(d.Stamp.Changed),
-		content, string(structure), fold(content))
-	texts := sectionTexts(entryView{title: d.Title, content: content, structure: e.Structure, names: e.Names})
-	for i, s := range e.Structure.Sections {
-		t := texts[i]
-		b.Queue(`INSERT INTO sections (path, ord, section_id, start_line, end_line, search) VALUES ($1, $2, $3, $4, $5,
-			setweight(to_tsvector('librarian_english', $6), 'A') || setweight(to_tsvector('librarian_english', $7), 'B') || setweight(to_tsvector('librarian_english', $8), 'D'))`,
-			d.Path, i, clean(s.ID), s.Start, s.End, t.heading, t.code, t.body)
-	}
-	for i, n := range e.Names {
-		b.Queue(`INSERT INTO names (path, ord, kind, name, line, signature, folded) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			d.Path, i, clean(n.Kind), clean(n.Name), n.Line, clean(n.Signature), foldString(n.Name))
-	}
-	for i, l := range e.Links {
-		b.Queue(`INSERT INTO links (path, ord, target) VALUES ($1, $2, $3)`, d.Path, i, clean(l))
-	}
-	return tx.SendBatch(ctx, b).Close()
 }
 
 // Status reports the index's size and build time.
