@@ -65,7 +65,10 @@ type Index struct {
 	catGen int64           // the generation it was read at
 }
 
-var _ sectionindex.Index = (*Index)(nil)
+var (
+	_ sectionindex.Index          = (*Index)(nil)
+	_ sectionindex.TextCandidates = (*Index)(nil)
+)
 
 // Open connects to the database at dsn (a postgres:// URL or a libpq
 // key=value string), creates or migrates the index's schema when needed, and

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/sectionindex"
 )
 
 // minLiteral is the shortest literal the trigram index narrows.
@@ -20,26 +21,11 @@ const minLiteral = 3
 // folded text answers the LIKE; PostgreSQL rechecks every hit, so the
 // answer is exact for the folded text.
 func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]string, bool, error) {
-	if len(q.AnyOf) == 0 {
+	where, args, all := candidateWhere(q)
+	if all {
 		return nil, true, nil
 	}
-	var ors []string
-	var args []any
-	for _, lit := range q.AnyOf {
-		f := foldString(lit)
-		if utf8.RuneCountInString(f) < minLiteral {
-			return nil, true, nil
-		}
-		args = append(args, "%"+likeEscape(f)+"%")
-		ors = append(ors, fmt.Sprintf("folded LIKE $%d", len(args)))
-	}
-	sql := `SELECT path FROM docs WHERE (` + strings.Join(ors, " OR ") + `)`
-	if q.Paths != nil {
-		args = append(args, q.Paths)
-		sql += fmt.Sprintf(" AND path = ANY($%d)", len(args))
-	}
-	sql += ` ORDER BY path`
-	rows, err := ix.pool.Query(ctx, sql, args...)
+	rows, err := ix.pool.Query(ctx, `SELECT path FROM docs WHERE `+where+` ORDER BY path`, args...)
 	if err != nil {
 		return nil, false, ix.fail("find candidates", err)
 	}
@@ -51,6 +37,44 @@ func (ix *Index) Candidates(ctx context.Context, q domain.CandidateQuery) ([]str
 		paths = []string{}
 	}
 	return paths, false, nil
+}
+
+// CandidateTexts streams the texts of Candidates' docs (of every doc, in
+// q.Paths when set, when the index cannot narrow q) from one query, in
+// path order: a search from the index alone reads each candidate once, as
+// the rows arrive, instead of one Entry query per doc and a cache of them all.
+func (ix *Index) CandidateTexts(ctx context.Context, q domain.CandidateQuery, fn func(sectionindex.Text) error) error {
+	where, args, all := candidateWhere(q)
+	if all {
+		where, args = "true", nil
+		if q.Paths != nil {
+			where, args = "path = ANY($1)", []any{q.Paths}
+		}
+	}
+	return ix.streamTexts(ctx, "read the candidates' texts", ` WHERE `+where, args, fn)
+}
+
+// candidateWhere is the condition on docs that Candidates asks for q, with
+// its arguments; all when q cannot be narrowed (a literal too short).
+func candidateWhere(q domain.CandidateQuery) (where string, args []any, all bool) {
+	if len(q.AnyOf) == 0 {
+		return "", nil, true
+	}
+	var ors []string
+	for _, lit := range q.AnyOf {
+		f := foldString(lit)
+		if utf8.RuneCountInString(f) < minLiteral {
+			return "", nil, true
+		}
+		args = append(args, "%"+likeEscape(f)+"%")
+		ors = append(ors, fmt.Sprintf("folded LIKE $%d", len(args)))
+	}
+	where = `(` + strings.Join(ors, " OR ") + `)`
+	if q.Paths != nil {
+		args = append(args, q.Paths)
+		where += fmt.Sprintf(" AND path = ANY($%d)", len(args))
+	}
+	return where, args, false
 }
 
 // likeEscape escapes LIKE's wildcards and its escape character.

@@ -11,10 +11,17 @@ import (
 // order, from one query; the body start is read out of the stored parse by
 // the database, so the parse itself is never sent.
 func (ix *Index) Texts(ctx context.Context, fn func(sectionindex.Text) error) error {
+	return ix.streamTexts(ctx, "read every doc's text", "", nil, fn)
+}
+
+// streamTexts calls fn with the text of each doc the condition where (""
+// or " WHERE …", with args) selects, in path order, from one query; what
+// names the read in an error.
+func (ix *Index) streamTexts(ctx context.Context, what, where string, args []any, fn func(sectionindex.Text) error) error {
 	rows, err := ix.pool.Query(ctx, `SELECT path, content, coalesce((structure->>'FrontmatterEnd')::int, 0),
-		stamp_size, stamp_mtime, stamp_inode, stamp_ctime FROM docs ORDER BY path`)
+		stamp_size, stamp_mtime, stamp_inode, stamp_ctime FROM docs`+where+` ORDER BY path`, args...)
 	if err != nil {
-		return ix.fail("read every doc's text", err)
+		return ix.fail(what, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -22,7 +29,7 @@ func (ix *Index) Texts(ctx context.Context, fn func(sectionindex.Text) error) er
 		var mtime, ctime *int64
 		var inode int64
 		if err := rows.Scan(&t.Path, &t.Content, &t.FrontmatterEnd, &t.Stamp.Size, &mtime, &inode, &ctime); err != nil {
-			return ix.fail("read every doc's text", err)
+			return ix.fail(what, err)
 		}
 		if t.Content == nil {
 			t.Content = []byte{}
@@ -33,7 +40,7 @@ func (ix *Index) Texts(ctx context.Context, fn func(sectionindex.Text) error) er
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return ix.fail("read every doc's text", err)
+		return ix.fail(what, err)
 	}
 	return nil
 }

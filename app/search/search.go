@@ -137,9 +137,13 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 	if err != nil {
 		return "", err
 	}
-	skip := l.lib.IndexSkips(ctx, cat, docs, m.candidateQuery(req.Query))
-	if skip == nil {
-		l.lib.WarmIfCold(ctx, docs) // every doc is scanned: load them in one pass
+	streamed := l.lib.StreamsCandidates()
+	var skip []bool
+	if !streamed {
+		skip = l.lib.IndexSkips(ctx, cat, docs, m.candidateQuery(req.Query))
+		if skip == nil {
+			l.lib.WarmIfCold(ctx, docs) // every doc is scanned: load them in one pass
+		}
 	}
 
 	// The count stops at the call's time limit, and the answer says what
@@ -158,7 +162,15 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 	errs := make([]error, len(docs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := min(runtime.GOMAXPROCS(0), len(docs)); w > 0; w-- {
+	workers := min(runtime.GOMAXPROCS(0), len(docs))
+	if streamed {
+		// The index sends the candidates' texts; none is cached.
+		if _, err := l.scanStreamed(ctx, cat, docs, m, m.candidateQuery(req.Query), req.MaxResults, parsed, views, counts, done); err != nil && parent.Err() == nil {
+			return "", err
+		}
+		workers = 0
+	}
+	for w := workers; w > 0; w-- {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

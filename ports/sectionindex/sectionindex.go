@@ -139,6 +139,21 @@ type Searcher interface {
 	Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.RankedSection, error)
 }
 
+// TextCandidates is what a Searcher whose store is another process (a
+// database server) may add: the candidates' texts sent with them, so that a
+// search served from the index alone needs no round trip per doc and keeps
+// none of the texts it has matched (a regex whose literals are in most docs
+// otherwise loads most of the library into the server's memory). Callers
+// find it by a type assertion; an index without it answers Candidates.
+type TextCandidates interface {
+	// CandidateTexts calls fn with the Text of each stored doc that may
+	// match q, in path order: every doc Candidates would name, and every
+	// stored doc (in q.Paths, when set) when Candidates would answer all.
+	// It stops at fn's first error, which it returns. fn may keep what it
+	// is given.
+	CandidateTexts(ctx context.Context, q domain.CandidateQuery, fn func(Text) error) error
+}
+
 // Lookup finds names and links.
 type Lookup interface {
 	// Names returns up to limit stored names matching query, exact matches

@@ -48,6 +48,7 @@ func checkCandidates(t *testing.T, ix sectionindex.Index, es []sectionindex.Entr
 			t.Errorf("Candidates(%+q) answers %s, outside Paths %q", q.AnyOf, p, q.Paths)
 		}
 	}
+	checkCandidateTexts(t, ix, es, q, got, all)
 	if all {
 		return
 	}
@@ -62,6 +63,46 @@ func checkCandidates(t *testing.T, ix sectionindex.Index, es []sectionindex.Entr
 		if hit && !slices.Contains(got, e.Doc.Path) {
 			t.Errorf("Candidates(%+q, fold %v) misses %s, which matches", q.AnyOf, q.Fold, e.Doc.Path)
 		}
+	}
+}
+
+// checkCandidateTexts, for an index with sectionindex.TextCandidates,
+// fails when CandidateTexts does not stream the docs Candidates answered
+// (every stored doc in q.Paths when it answered all), in path order, each
+// with its stored bytes.
+func checkCandidateTexts(t *testing.T, ix sectionindex.Index, es []sectionindex.Entry, q domain.CandidateQuery, paths []string, all bool) {
+	t.Helper()
+	tc, ok := ix.(sectionindex.TextCandidates)
+	if !ok {
+		return
+	}
+	stored := map[string][]byte{}
+	for _, e := range es {
+		stored[e.Doc.Path] = e.Content
+	}
+	want := paths
+	if all {
+		want = nil
+		for _, e := range es {
+			if q.Paths == nil || slices.Contains(q.Paths, e.Doc.Path) {
+				want = append(want, e.Doc.Path)
+			}
+		}
+		slices.Sort(want)
+	}
+	var got []string
+	err := tc.CandidateTexts(context.Background(), q, func(tx sectionindex.Text) error {
+		got = append(got, tx.Path)
+		if c, ok := stored[tx.Path]; ok && !bytes.Equal(tx.Content, c) {
+			t.Errorf("CandidateTexts(%+q): %s has other bytes than stored", q.AnyOf, tx.Path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("CandidateTexts(%+q): %v", q.AnyOf, err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("CandidateTexts(%+q, fold %v) streams %q, want %q (Candidates' answer)", q.AnyOf, q.Fold, got, want)
 	}
 }
 
