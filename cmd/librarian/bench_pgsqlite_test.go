@@ -30,10 +30,7 @@ func BenchmarkPostgresVsSQLite(b *testing.B) {
 	if dsn == "" || lib == "" || dir == "" {
 		b.Skip("set LIBRARIAN_BENCH_POSTGRES, LIBRARIAN_BENCH_LIBRARY and LIBRARIAN_BENCH_SQLITE_DIR")
 	}
-	bin := binary
-	if o := os.Getenv("LIBRARIAN_BENCH_BINARY"); o != "" {
-		bin = o
-	}
+	bin := benchBinary()
 	start := func(env ...string) (*mcp.ClientSession, int) {
 		cmd := exec.Command(bin)
 		cmd.Dir = b.TempDir()
