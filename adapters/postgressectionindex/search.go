@@ -3,6 +3,7 @@ package postgressectionindex
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -110,27 +111,40 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		limit = defaultLimit
 	}
 	text := clean(codeAware(q.Text))
-	args := []any{text, limit}
+	// The question's distinct lexemes, as the librarian_english
+	// configuration analyses it, each quoted as a tsquery operand.
+	var terms []string
+	if err := ix.pool.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT '''' || replace(replace(lexeme, '\', '\\'), '''', '''''') || ''''), '{}')
+		FROM unnest(to_tsvector('librarian_english', $1))`, text).Scan(&terms); err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	slices.Sort(terms)
+	args := []any{"", strings.Join(terms, " | "), terms, limit}
 	filter := ""
 	if q.Paths != nil {
 		args = append(args, q.Paths)
-		filter = ` AND s.path = ANY($3)`
+		filter = ` AND s.path = ANY($5)`
 	}
 	// A section holding more of the question's distinct terms ranks first
 	// (as BM25's sum over terms does; ts_rank_cd alone lets many hits of
 	// one word in a title beat a section with every word); within that,
-	// cover density with the column weights, squashed into [0, 1). So when
-	// enough sections hold every term (q.qall, a selective GIN lookup), they
-	// are the answer, and the sections holding only some (q.q, which may be
-	// most of a big library for common words) need not be scored at all.
+	// cover density with the column weights, squashed into [0, 1). So the
+	// best sections are among those holding at least k of the n terms as
+	// soon as there are enough of them: k runs down from n (every term, a
+	// selective GIN lookup), and only the sections holding at least k terms
+	// are scored; those holding any term (which may be most of a big
+	// library for common words) only when fewer hold two.
 	rank := func(match string) ([]domain.RankedSection, error) {
-		rows, err := ix.pool.Query(ctx, `WITH `+queryCTE+`
-			SELECT path, section_id, start_line, end_line, hits + cd / (1 + cd) AS score FROM (
+		args[0] = match
+		rows, err := ix.pool.Query(ctx, `SELECT path, section_id, start_line, end_line, hits + cd / (1 + cd) AS score FROM (
 				SELECT s.path, s.ord, s.section_id, s.start_line, s.end_line,
-					(SELECT count(*) FROM unnest(q.terms) t WHERE s.search @@ t)::float8 AS hits,
-					ts_rank_cd(`+rankWeights+`, s.search, q.q)::float8 AS cd
-				FROM sections s, q WHERE s.search @@ `+match+filter+`
-			) r ORDER BY score DESC, path, ord LIMIT $2`, args...)
+					(SELECT count(*) FROM unnest($3::text[]::tsquery[]) t WHERE s.search @@ t)::float8 AS hits,
+					ts_rank_cd(`+rankWeights+`, s.search, $2::tsquery)::float8 AS cd
+				FROM sections s WHERE s.search @@ $1::tsquery`+filter+`
+			) r ORDER BY score DESC, path, ord LIMIT $4`, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -140,9 +154,16 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 			return s, err
 		})
 	}
-	out, err := rank("q.qall")
-	if err == nil && len(out) < limit {
-		out, err = rank("q.q")
+	var out []domain.RankedSection
+	var err error
+	for k := len(terms); k >= 1; k-- {
+		match := atLeast(terms, k)
+		if match == "" {
+			continue // too many combinations: a lower k says as much
+		}
+		if out, err = rank(match); err != nil || len(out) >= limit {
+			break
+		}
 	}
 	if err != nil {
 		return nil, ix.fail("rank sections", err)
@@ -154,6 +175,51 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		return nil, err
 	}
 	return out, nil
+}
+
+// maxCombos caps the combinations of terms atLeast writes.
+const maxCombos = 16
+
+// atLeast is the tsquery of the sections holding at least k of terms: the
+// OR of the ANDs of every k of them; "" when there are more than maxCombos.
+func atLeast(terms []string, k int) string {
+	n := len(terms)
+	if k <= 1 {
+		return strings.Join(terms, " | ")
+	}
+	if k >= n {
+		return strings.Join(terms, " & ")
+	}
+	combos := 1
+	for i := 0; i < k; i++ {
+		combos = combos * (n - i) / (i + 1)
+	}
+	if combos > maxCombos {
+		return ""
+	}
+	var ors []string
+	pick := make([]int, k)
+	for i := range pick {
+		pick[i] = i
+	}
+	for {
+		and := make([]string, k)
+		for i, j := range pick {
+			and[i] = terms[j]
+		}
+		ors = append(ors, "("+strings.Join(and, " & ")+")")
+		i := k - 1
+		for i >= 0 && pick[i] == n-k+i {
+			i--
+		}
+		if i < 0 {
+			return strings.Join(ors, " | ")
+		}
+		pick[i]++
+		for j := i + 1; j < k; j++ {
+			pick[j] = pick[j-1] + 1
+		}
+	}
 }
 
 // bestLines fills each section's Lines: up to three of its lines that
