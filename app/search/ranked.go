@@ -79,14 +79,21 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	if err != nil {
 		return "", err
 	}
-	byPath := make(map[string]domain.Document, len(docs))
-	var paths []string
-	for _, d := range docs {
-		byPath[d.Path] = d
-		paths = append(paths, d.Path)
+	var paths []string // nil for the whole library: no filter to send
+	if len(docs) != len(cat.Docs) {
+		paths = make([]string, len(docs))
+		for i, d := range docs {
+			paths[i] = d.Path
+		}
 	}
-	if len(docs) == len(cat.Docs) {
-		paths = nil // the whole library: no filter to send
+	// docs are in path order: a found section's doc is found by a binary
+	// search (a map of every doc cost a 100,000-doc library 20 ms a call).
+	byPath := func(path string) (domain.Document, bool) {
+		i, ok := slices.BinarySearchFunc(docs, path, func(d domain.Document, p string) int { return strings.Compare(d.Path, p) })
+		if !ok {
+			return domain.Document{}, false
+		}
+		return docs[i], true
 	}
 	// Ask for more than shown: a section of a doc changed since it was
 	// indexed is dropped (its lines may have moved) until the refresh
@@ -120,7 +127,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	docLines := map[string][]string{}
 	openFailed := map[string]bool{}
 	for _, s := range found {
-		d, ok := byPath[s.Path]
+		d, ok := byPath(s.Path)
 		if !ok {
 			continue // removed from the catalog since it was indexed
 		}
