@@ -22,6 +22,10 @@ type IndexSource struct {
 
 	mu     sync.Mutex
 	stamps map[string]domain.Stamp // from the last Catalog, for Stat
+	// The index's last catalog and what Catalog made of it: an index may
+	// return the same catalog while it is unchanged, and then so does
+	// Catalog, without going over its docs again.
+	lastIn, lastOut *domain.Catalog
 }
 
 var _ docindex.Source = (*IndexSource)(nil)
@@ -38,6 +42,14 @@ func (s *IndexSource) Catalog(ctx context.Context) (*domain.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
+	in := c
+	s.mu.Lock()
+	if s.lastIn == in {
+		out := s.lastOut
+		s.mu.Unlock()
+		return out, nil
+	}
+	s.mu.Unlock()
 	stamps := make(map[string]domain.Stamp, len(c.Docs))
 	var docs []domain.Document // a copy, made only when a stamp must change
 	for i, d := range c.Docs {
@@ -55,7 +67,7 @@ func (s *IndexSource) Catalog(ctx context.Context) (*domain.Catalog, error) {
 		c = &copied
 	}
 	s.mu.Lock()
-	s.stamps = stamps
+	s.stamps, s.lastIn, s.lastOut = stamps, in, c
 	s.mu.Unlock()
 	return c, nil
 }

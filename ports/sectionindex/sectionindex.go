@@ -83,7 +83,8 @@ type Update struct {
 type Store interface {
 	// Catalog returns the stored catalog: docs in path order with the
 	// stamps they were stored with, folders and notes. An empty index has
-	// no docs (not an error).
+	// no docs (not an error). The catalog may be shared (the same one to
+	// every call while the index is unchanged): read it, never change it.
 	Catalog(ctx context.Context) (*domain.Catalog, error)
 
 	// Entry returns the stored document at path (relative to the library
