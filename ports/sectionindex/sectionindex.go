@@ -148,10 +148,11 @@ type Searcher interface {
 // find it by a type assertion; an index without it answers Candidates.
 type TextCandidates interface {
 	// CandidateTexts calls fn with the Text of each stored doc that may
-	// match q, in path order: every doc Candidates would name, and every
-	// stored doc (in q.Paths, when set) when Candidates would answer all.
-	// It stops at fn's first error, which it returns. fn may keep what it
-	// is given.
+	// match q, in path order, once each: every doc Candidates would name,
+	// and every stored doc (in q.Paths, when set) when Candidates would
+	// answer all; it may send more (every doc, when narrowing would cost
+	// more than it saves), never a doc outside q.Paths. It stops at fn's
+	// first error, which it returns. fn may keep what it is given.
 	CandidateTexts(ctx context.Context, q domain.CandidateQuery, fn func(Text) error) error
 }
 
