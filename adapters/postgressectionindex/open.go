@@ -11,7 +11,9 @@
 // tsvector (doc title and heading path 'A', code identifiers 'B', body 'D')
 // with a GIN index, ranked by ts_rank_cd; a folded copy of each text has a
 // pg_trgm GIN index for literal and regex candidates, which the caller
-// verifies with its own matcher. Each document's update is one transaction;
+// verifies with its own matcher (CandidateTexts sends the candidates' texts
+// with them). A batch's puts are written in parts on parallel connections,
+// each part one transaction (put.go);
 // writers take turns through an advisory lock.
 package postgressectionindex
 
