@@ -188,7 +188,7 @@ func OpenFile(ctx context.Context, file string, o Options) (*Index, error) {
 	}
 	err = ix.migrate(ctx)
 	if err == nil {
-		ix.db, err = sql.Open("librarian-section-index", dsn)
+		ix.db, err = sql.Open(attachingDriver, dsn)
 	}
 	if err == nil {
 		ix.db.SetMaxOpenConns(4)

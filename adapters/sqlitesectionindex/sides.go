@@ -160,9 +160,11 @@ func (s *side) bytes(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// attaching is the driver of the main file's connections: each opens with
-// the side files attached, so that readers see one database.
-var attaching = func() *sqlite.Driver {
+// attachingDriver names the driver of the main file's connections: each
+// opens with the side files attached, so that readers see one database.
+const attachingDriver = "librarian-section-index"
+
+func init() {
 	d := &sqlite.Driver{}
 	d.RegisterConnectionHook(func(conn sqlite.ExecQuerierContext, dsn string) error {
 		file, err := pathOfURI(dsn)
@@ -177,9 +179,8 @@ var attaching = func() *sqlite.Driver {
 		}
 		return nil
 	})
-	sql.Register("librarian-section-index", d)
-	return d
-}()
+	sql.Register(attachingDriver, d)
+}
 
 // uriPath is file as the path of a SQLite URI filename ("file:PATH?..."):
 // '%', '?' and '#' escaped, so that a folder named "docs#2" or "a?b" is

@@ -3,6 +3,7 @@ package sqlitesectionindex
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -68,9 +69,13 @@ func (ix *Index) snapshotRows(ctx context.Context, instance string, gen int64) e
 		w.abort()
 		return err
 	}
-	if i2, g2, err := ix.state(ctx); err != nil || i2 != instance || g2 != gen {
+	i2, g2, err := ix.state(ctx)
+	if err == nil && (i2 != instance || g2 != gen) {
+		err = errors.New("the index changed while its texts were read")
+	}
+	if err != nil {
 		w.abort()
-		return fmt.Errorf("the index changed while its texts were read (%v)", err)
+		return err
 	}
 	return w.commit()
 }
