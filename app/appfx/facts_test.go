@@ -2,6 +2,7 @@ package appfx_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -51,13 +52,25 @@ var factHeldOutFloor = map[string]int{
 //	go test ./app/appfx -run TestFactEval -v
 //
 // FACT_SETS=tune asks the tune sets alone, for deciding a change without
-// seeing the held-out questions' answers.
+// seeing the held-out questions' answers; FACT_SHOW=id,id logs those
+// questions' answers, for seeing why one is missed; FACT_DUMP=file
+// writes every answer there, a JSON object a line.
 func TestFactEval(t *testing.T) {
 	splits := []string{"tune", "heldout"}
 	if os.Getenv("FACT_SETS") == "tune" {
 		splits = splits[:1]
 	}
 	var summary strings.Builder
+	show := strings.Split(os.Getenv("FACT_SHOW"), ",")
+	var dump *os.File
+	if name := os.Getenv("FACT_DUMP"); name != "" {
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		dump = f
+	}
 	for _, c := range factCorpora {
 		if _, err := os.Stat(c.root); err != nil {
 			t.Fatalf("corpus %s: %v", c.name, err)
@@ -96,6 +109,13 @@ func TestFactEval(t *testing.T) {
 				var sizes []int
 				var missed []string
 				for _, r := range report.Results {
+					if dump != nil {
+						line, _ := json.Marshal(map[string]any{"corpus": c.name, "split": split, "way": way.name, "id": r.Question.ID, "passed": r.Passed, "answer": r.Answer})
+						fmt.Fprintf(dump, "%s\n", line)
+					}
+					if slices.Contains(show, r.Question.ID) {
+						t.Logf("%s %s (%v):\n%s\n", way.name, r.Question.ID, r.Passed, r.Answer)
+					}
 					sizes = append(sizes, domain.EstimateTokens(int64(len(r.Answer))))
 					if !r.Passed {
 						missed = append(missed, r.Question.ID)
