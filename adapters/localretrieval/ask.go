@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,15 +30,21 @@ type quotedLine struct {
 	Text string
 }
 
-// How much an answer quotes.
+// How much an answer quotes: the sections ranked search_documents would
+// show first, with the same lines (passage.Question.Shown), fewer of them.
+// Decided on the fact eval's tune sets (app/appfx TestFactEval): the
+// earlier passages (two a doc at most, up to eight lines with context each)
+// held fewer facts in more tokens; a fourth passage held more facts but
+// grew the answers past the sizes issue 21 keeps them under.
 const (
-	followUpTerms     = 3 // a discuss message with fewer content words is a follow-up
-	askPassages       = 3
-	maxQuoteLines     = 8
-	quotedBestLines   = 3   // the lines that answer, per passage
-	strongLineShare   = 0.3 // a line scoring under this share of the best line is not quoted for itself
+	followUpTerms = 3 // a discuss message with fewer content words is a follow-up
+	askPassages   = 3
+	// askCandidates are the sections asked of the index, as ranked
+	// search_documents asks for its five.
+	askCandidates     = 15
+	quotedLines       = 3 // per passage, as ranked search_documents shows
 	maxQuotedLineLen  = 200
-	weakPassageFactor = 0.35 // a passage scoring under this share of the best one is left out
+	weakPassageFactor = 0.5 // a passage scoring under this share of the best one (passage.Question.Rank) is left out
 )
 
 // Ask implements retrieval.Answerer: the few sections that answer best,
@@ -131,12 +138,12 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	if question.Empty() {
 		question = passage.NewQuestion(text)
 	}
-	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text, Limit: 4 * n})
+	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text, Limit: askCandidates})
 	if err != nil {
 		return nil, 0, fmt.Errorf("index ranked search: %w", err)
 	}
 	if related := question.Related(); len(related) > 0 {
-		more, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text + " " + strings.Join(related, " "), Limit: 4 * n})
+		more, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text + " " + strings.Join(related, " "), Limit: askCandidates})
 		if err != nil {
 			return nil, 0, fmt.Errorf("index ranked search: %w", err)
 		}
@@ -178,16 +185,15 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	var out []quotedSection
-	perDoc := map[string]int{}
+	shown := map[string]map[int]bool{} // per doc, the lines quoted above
 	for _, c := range cands {
-		if len(out) == n || len(out) > 0 && c.score < cands[0].score*weakPassageFactor || perDoc[c.sec.Path] == 2 {
-			continue
+		if len(out) == n || c.score < cands[0].score*weakPassageFactor {
+			break
 		}
-		if overlapsAny(c.sec, out) {
-			continue // a section and its subsection would quote the same lines
+		if shown[c.sec.Path] == nil {
+			shown[c.sec.Path] = map[int]bool{}
 		}
-		perDoc[c.sec.Path]++
-		out = append(out, quote(c.ent, c.sec, question))
+		out = append(out, quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path]))
 	}
 	return out, excluded, nil
 }
@@ -224,12 +230,11 @@ func mergeRanked(a, b []domain.RankedSection) []domain.RankedSection {
 	return out
 }
 
-// quote builds the passage of section s: the lines that best answer q
-// (domain/passage; the index's best lines when none scores), the best one
-// with a line of context each side, within the section, at most
-// maxQuoteLines.
-func quote(ent sectionindex.Entry, s domain.RankedSection, q passage.Question) quotedSection {
-	lines := strings.Split(string(ent.Content), "\n")
+// quote builds the passage of section s: the lines that best answer q,
+// less those a passage of the same doc above quotes (shown), as ranked
+// search_documents shows them (passage.Question.Shown), a long line cut
+// to where the question's words meet.
+func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool) quotedSection {
 	p := quotedSection{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
 	if p.DocID == "" {
 		p.DocID = s.Path
@@ -240,49 +245,10 @@ func quote(ent sectionindex.Entry, s domain.RankedSection, q passage.Question) q
 			p.Heading = sec.Heading
 		}
 	}
-	// The lines that hold the question's words (the fill passage adds
-	// after them is left to the best line's own context below).
-	var best []int
-	scored := q.Lines(lines, s.Start, s.End, quotedBestLines)
-	for _, sc := range scored {
-		if sc.Score >= strongLineShare*scored[0].Score {
-			best = append(best, sc.Line)
+	for _, n := range q.Shown(lines, s.Start, s.End, quotedLines, s.Lines, shown) {
+		if n < 1 || n > len(lines) {
+			continue
 		}
-	}
-	if len(best) == 0 {
-		best = s.Lines
-	}
-	if len(best) == 0 { // the index gave none: the section's first lines of text
-		for n := s.Start + 1; n <= s.End && n <= len(lines) && len(best) < 2; n++ {
-			if strings.TrimSpace(lines[n-1]) != "" {
-				best = append(best, n)
-			}
-		}
-	}
-	want := map[int]bool{}
-	for i, n := range best {
-		around := []int{n}
-		if i == 0 { // the best line gets a line of context each side
-			around = []int{n, n - 1, n + 1}
-		}
-		for _, m := range around {
-			if m >= s.Start && m <= s.End && m >= 1 && m <= len(lines) && (m == n || strings.TrimSpace(lines[m-1]) != "") {
-				want[m] = true
-			}
-		}
-		if len(want) >= maxQuoteLines {
-			break
-		}
-	}
-	nums := make([]int, 0, len(want))
-	for n := range want {
-		nums = append(nums, n)
-	}
-	sort.Ints(nums)
-	if len(nums) > maxQuoteLines {
-		nums = nums[:maxQuoteLines]
-	}
-	for _, n := range nums {
 		text := strings.TrimRight(lines[n-1], "\r")
 		if len(text) > maxQuotedLineLen {
 			// A long line is quoted around where the question's words
@@ -349,12 +315,57 @@ func selector(docID, sectionID string) string {
 	return fmt.Sprintf(`{"doc": %s, "sections": [%s]}`, jsonString(docID), jsonString(sectionID))
 }
 
+// selectors is get_documents' argument for the passages' sections: one
+// selector per doc, in the order the docs first appear, each section once,
+// a subsection left out when its parent is there (the parent holds it).
+func selectors(ps []quotedSection) string {
+	var docs []string
+	sections := map[string][]string{}
+	for _, p := range ps {
+		if _, ok := sections[p.DocID]; !ok {
+			docs = append(docs, p.DocID)
+		}
+		sections[p.DocID] = append(sections[p.DocID], p.SectionID)
+	}
+	var sels []string
+	for _, d := range docs {
+		ids := sections[d]
+		var kept []string
+		seen := map[string]bool{}
+		for _, id := range ids {
+			if seen[id] || slices.ContainsFunc(ids, func(parent string) bool { return strings.HasPrefix(id, parent+"/") }) {
+				continue
+			}
+			seen[id] = true
+			kept = append(kept, jsonString(id))
+		}
+		sels = append(sels, fmt.Sprintf(`{"doc": %s, "sections": [%s]}`, jsonString(d), strings.Join(kept, ", ")))
+	}
+	return "[" + strings.Join(sels, ", ") + "]"
+}
+
 func jsonString(s string) string {
 	b, _ := json.Marshal(s) // a string always marshals
 	return string(b)
 }
 
 const timeLayout = "2006-01-02 15:04:05 UTC"
+
+// writePassage writes passage p, numbered n: where it is, its lines.
+func writePassage(b *strings.Builder, n int, p quotedSection) {
+	head := ""
+	if p.Heading != "" {
+		head = fmt.Sprintf(" %q", p.Heading)
+	}
+	where := p.DocID
+	if p.Path != p.DocID+".md" { // the path says more than the id
+		where += " (" + p.Path + ")"
+	}
+	fmt.Fprintf(b, "\n[%d] %s § %s%s · L%d–%d · ~%d tokens\n", n, where, p.SectionID, head, p.Start, p.End, p.Tokens)
+	for _, l := range p.Quote {
+		fmt.Fprintf(b, "  L%d: %s\n", l.N, l.Text)
+	}
+}
 
 func renderPassages(b *strings.Builder, query string, ps []quotedSection, told []knowledge.Knowledge, excluded int) {
 	if len(ps) == 0 {
@@ -365,19 +376,11 @@ func renderPassages(b *strings.Builder, query string, ps []quotedSection, told [
 	} else {
 		fmt.Fprintf(b, "From the library, best first (the docs' own lines):\n")
 	}
-	var sels []string
 	for i, p := range ps {
-		head := ""
-		if p.Heading != "" {
-			head = fmt.Sprintf(" %q", p.Heading)
+		writePassage(b, i+1, p)
+		if len(ps) == 1 {
+			fmt.Fprintf(b, "  more: get_documents %s\n", selector(p.DocID, p.SectionID))
 		}
-		fmt.Fprintf(b, "\n[%d] %s (%s) § %s%s · L%d–%d · ~%d tokens\n", i+1, p.DocID, p.Path, p.SectionID, head, p.Start, p.End, p.Tokens)
-		for _, l := range p.Quote {
-			fmt.Fprintf(b, "  L%d: %s\n", l.N, l.Text)
-		}
-		sel := selector(p.DocID, p.SectionID)
-		sels = append(sels, sel)
-		fmt.Fprintf(b, "  more: get_documents %s\n", sel)
 	}
 	if len(told) > 0 {
 		b.WriteString("\nTold by agents (not in the docs):\n")
@@ -390,8 +393,8 @@ func renderPassages(b *strings.Builder, query string, ps []quotedSection, told [
 	} else if excluded > 1 {
 		fmt.Fprintf(b, "\n(%d sections excluded by this session's guidance)\n", excluded)
 	}
-	if len(sels) > 1 {
-		fmt.Fprintf(b, "\nAll of them in one call: get_documents [%s]\n", strings.Join(sels, ", "))
+	if len(ps) > 1 {
+		fmt.Fprintf(b, "\nAll of them in one call: get_documents %s\n", selectors(ps))
 	}
 }
 
@@ -414,15 +417,4 @@ func toldBy(k knowledge.Knowledge) string {
 		return caller
 	}
 	return "session " + wording.OneLine(k.Tags.Session, 100)
-}
-
-// overlapsAny reports whether s shares lines with a passage of out: it is
-// one of their sections or subsections, or holds one.
-func overlapsAny(s domain.RankedSection, out []quotedSection) bool {
-	for _, p := range out {
-		if p.Path == s.Path && s.Start <= p.End && p.Start <= s.End {
-			return true
-		}
-	}
-	return false
 }

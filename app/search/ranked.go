@@ -218,18 +218,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 // a section of the doc shown above shows already (shown, which it adds
 // its own to): a section and its subsection found both quote a line once.
 func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte, shown map[int]bool) sectionHits {
-	best := q.Best(textLines(v, content, s.Start, s.End), s.Start, s.End, rankedLines)
-	if len(best) == 0 {
-		best = slices.Clone(s.Lines)
-	}
-	best = slices.DeleteFunc(best, func(l int) bool { return shown[l] })
-	if len(best) > rankedLines {
-		best = best[:rankedLines]
-	}
-	for _, l := range best {
-		shown[l] = true
-	}
-	slices.Sort(best)
+	best := q.Shown(textLines(v, content, s.Start, s.End), s.Start, s.End, rankedLines, s.Lines, shown)
 	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}}
 	for _, l := range best {
 		h := hit{Line: l}

@@ -12,6 +12,7 @@ package passage
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -229,6 +230,29 @@ func (q Question) termOf(w string, want map[string]bool) string {
 		}
 	}
 	return ""
+}
+
+// Shown returns the lines of lines from..to (a section) to quote for q:
+// its n best (Lines) or, when none holds a word, fallback (a search
+// index's best lines), less those a section quoted above shows already
+// (shown, to which it adds its own), in line order. A section and its
+// subsection both found quote a line once. Ranked search_documents and
+// librarian_ask quote each section through it, so they quote the same
+// lines.
+func (q Question) Shown(lines []string, from, to, n int, fallback []int, shown map[int]bool) []int {
+	best := q.Best(lines, from, to, n)
+	if len(best) == 0 {
+		best = slices.Clone(fallback)
+	}
+	best = slices.DeleteFunc(best, func(l int) bool { return shown[l] })
+	if len(best) > n {
+		best = best[:n]
+	}
+	for _, l := range best {
+		shown[l] = true
+	}
+	slices.Sort(best)
+	return best
 }
 
 // Best is Lines' line numbers alone.

@@ -100,3 +100,31 @@ func TestPooledComparesSections(t *testing.T) {
 		t.Errorf("pooled: import %v, options %v: want line 3 of the options first", best(a), best(b))
 	}
 }
+
+// TestShownQuotesALineOnce: a section's best lines in line order, less
+// those a section above quoted, and the index's lines when none holds a
+// word of the question.
+func TestShownQuotesALineOnce(t *testing.T) {
+	q := NewQuestion("how long is a refresh token valid?")
+	lines := []string{
+		"## Refresh tokens",                        // 1
+		"A refresh token is valid for 30 days.",    // 2
+		"Each refresh token is stored hashed.",     // 3
+		"Unrelated line.",                          // 4
+		"A used refresh token is revoked at once.", // 5
+	}
+	shown := map[int]bool{}
+	first := q.Shown(lines, 1, 5, 2, nil, shown)
+	if len(first) != 2 || !slices.IsSorted(first) || !slices.Contains(first, 2) {
+		t.Fatalf("first section shows %v, want 2 lines in order, line 2 among them", first)
+	}
+	again := q.Shown(lines, 2, 5, 3, nil, shown)
+	for _, l := range again {
+		if slices.Contains(first, l) {
+			t.Errorf("the subsection quotes line %d again (%v after %v)", l, again, first)
+		}
+	}
+	if got := q.Shown(lines, 4, 4, 3, []int{4}, map[int]bool{}); !slices.Equal(got, []int{4}) {
+		t.Errorf("a section holding no word shows %v, want the index's line 4", got)
+	}
+}

@@ -96,7 +96,7 @@ func testLibLimits(t *testing.T, e retrieval.Engine) {
 
 func testLibAsk(t *testing.T, e retrieval.Engine) {
 	a := must(e.Ask(context.Background(), knowledge.AskQuery{Query: "how are refresh tokens rotated?", Tags: libTags}))(t)
-	for _, want := range []string{"backend/auth.md", "refresh-tokens/rotation", `get_documents {"doc": "auth"`, "L20: Every refresh returns a NEW refresh token"} {
+	for _, want := range []string{"backend/auth.md", "refresh-tokens/rotation", "get_documents", `"doc": "auth"`, "L20: Every refresh returns a NEW refresh token"} {
 		if !strings.Contains(a.Text, want) {
 			t.Errorf("answer lacks %q:\n%s", want, a.Text)
 		}
