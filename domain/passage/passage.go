@@ -34,6 +34,9 @@ type Question struct {
 	// of it and the term's weight in the line's own section, so that the
 	// best lines of different sections compare.
 	idf map[string]float64
+	// group maps a code name's part to the name's stem (daisy and ui to
+	// daisyui): a line holding the name, or its parts, holds one term.
+	group map[string]string
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -49,6 +52,23 @@ func NewQuestion(text string) Question {
 		if !seen[s] {
 			seen[s] = true
 			q.terms = append(q.terms, s)
+		}
+	}
+	// A code name's parts stand for it: a line holding daisyUI holds one
+	// term of the question, not three (daisyui, daisy and ui).
+	q.group = map[string]string{}
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		parts := splitIdentifier(tok)
+		if len(parts) < 2 {
+			continue
+		}
+		whole := Stem(strings.ToLower(tok))
+		for _, p := range parts {
+			if ps := Stem(strings.ToLower(p)); ps != whole && q.group[ps] == "" {
+				q.group[ps] = whole
+			}
 		}
 	}
 	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
@@ -150,14 +170,36 @@ func (q Question) Lines(lines []string, from, to, n int) []Scored {
 		}
 		text := lines[k-1]
 		score := 0.0
-		for _, t := range q.terms { // in the question's order: the same sum every time
-			if _, ok := lw.stems[t]; ok {
-				score += weight[t]
+		// A code name and its parts count once, at the best of their
+		// weights, in the sum and in the share of the question covered.
+		best := map[string]float64{}
+		var groups []string // in the question's order: the same sum every time
+		for _, t := range q.terms {
+			if _, ok := lw.stems[t]; !ok {
+				continue
+			}
+			g := t
+			if whole := q.group[t]; whole != "" {
+				g = whole
+			}
+			if _, seen := best[g]; !seen {
+				groups = append(groups, g)
+			}
+			best[g] = max(best[g], weight[t])
+		}
+		for _, g := range groups {
+			score += best[g]
+		}
+		held := len(groups)
+		asked := len(q.terms) - len(q.related)
+		for _, t := range q.terms {
+			if q.group[t] != "" && !q.related[t] {
+				asked-- // a part is not a word of its own
 			}
 		}
 		// The share of the question the line covers, and how close its
 		// words are: a line that says the whole thing in a few words.
-		score *= 0.5 + 0.5*float64(len(lw.stems))/float64(max(len(q.terms)-len(q.related), 1))
+		score *= 0.5 + 0.5*float64(held)/float64(max(asked, 1))
 		if len(lw.stems) > 1 {
 			score *= 1 + 1/float64(1+span(lw.stems)/4)
 		}

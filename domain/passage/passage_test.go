@@ -128,3 +128,18 @@ func TestShownQuotesALineOnce(t *testing.T) {
 		t.Errorf("a section holding no word shows %v, want the index's line 4", got)
 	}
 }
+
+// TestCodeNameCountsOnce: a code name the question holds (daisyUI) is one
+// of its words, not three (daisyui, daisy, ui): a line that only names it
+// does not beat the line with the question's other words.
+func TestCodeNameCountsOnce(t *testing.T) {
+	q := NewQuestion("what default size does a daisyUI radial progress get?")
+	lines := []string{
+		"## Radial progress",                           // 1
+		"Every daisyUI component has daisyUI classes.", // 2
+		"The default size is 5rem.",                    // 3
+	}
+	if got := q.Best(lines, 1, 3, 1); !slices.Equal(got, []int{3}) {
+		t.Errorf("best line %v, want [3] (the default size), not the line naming daisyUI", got)
+	}
+}
