@@ -65,6 +65,8 @@ type Index struct {
 	catMu  sync.Mutex
 	cat    *domain.Catalog // the last catalog read, nil before the first
 	catGen int64           // the generation it was read at
+
+	terms termStats // how many sections hold a term, for ranking
 }
 
 var (

@@ -1,10 +1,16 @@
 package postgressectionindex
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -154,16 +160,22 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		return nil, nil
 	}
 	slices.Sort(terms)
-	args := []any{"", strings.Join(terms, " | "), terms, limit}
+	weights, df, err := ix.termWeights(ctx, terms)
+	if err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	rare := rareTerms(terms, df)
+	args := []any{"", strings.Join(terms, " | "), terms, limit, weights}
 	filter := ""
 	if q.Paths != nil {
 		args = append(args, q.Paths)
-		filter = ` AND s.path = ANY($5)`
+		filter = ` AND s.path = ANY($6)`
 	}
-	// A section holding more of the question's distinct terms ranks first
-	// (as BM25's sum over terms does; ts_rank_cd alone lets many hits of
-	// one word in a title beat a section with every word); within that,
-	// cover density with the column weights, squashed into [0, 1). So the
+	// A section holding more of the question's distinct terms, each
+	// weighed by how few sections hold it (termWeights), ranks first (as
+	// BM25's sum over terms does; ts_rank_cd alone lets many hits of one
+	// word in a title beat a section with every word); within that, cover
+	// density with the column weights, squashed into [0, 1). So the
 	// best sections are among those holding at least k of the n terms as
 	// soon as there are enough of them: k runs down from n (every term, a
 	// selective GIN lookup), and only the sections holding at least k terms
@@ -173,7 +185,7 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		args[0] = match
 		rows, err := ix.pool.Query(ctx, `SELECT path, section_id, start_line, end_line, hits + cd / (1 + cd) AS score FROM (
 				SELECT s.path, s.ord, s.section_id, s.start_line, s.end_line,
-					(SELECT count(*) FROM unnest($3::text[]::tsquery[]) t WHERE s.search @@ t)::float8 AS hits,
+					(SELECT coalesce(sum(u.w), 0) FROM unnest($3::text[]::tsquery[], $5::float8[]) AS u(t, w) WHERE s.search @@ u.t)::float8 AS hits,
 					ts_rank_cd(`+rankWeights+`, s.search, $2::tsquery)::float8 AS cd
 				FROM sections s WHERE s.search @@ $1::tsquery`+filter+`
 			) r ORDER BY score DESC, path, ord LIMIT $4`, args...)
@@ -187,11 +199,16 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		})
 	}
 	var out []domain.RankedSection
-	var err error
 	for k := len(terms); k >= 1; k-- {
 		match := atLeast(terms, k)
 		if match == "" {
 			continue // too many combinations: a lower k says as much
+		}
+		if k > 1 && len(rare) > 0 {
+			// A section holding a rare term alone may outweigh those
+			// holding k common ones: it is a candidate too (a selective
+			// lookup, as the term is rare).
+			match = "(" + match + ") | " + strings.Join(rare, " | ")
 		}
 		if out, err = rank(match); err != nil || len(out) >= limit {
 			break
@@ -349,4 +366,120 @@ func (ix *Index) bestLines(ctx context.Context, text string, secs []domain.Ranke
 		return ix.fail("pick sections' lines", err)
 	}
 	return nil
+}
+
+// dfCap is where a term's count of sections stops: a term in more says
+// little about which section answers, and counting them all would read
+// most of a big library's sections on every question.
+const dfCap = 2000
+
+// termStats are the counts termWeights reads, kept while no writer has
+// bumped the index's generation, and for termStatsMaxAge after one has:
+// a weight needs the counts near, not exact, and a server answering while
+// a build commits batch after batch would count every section again on
+// each call.
+type termStats struct {
+	mu       sync.Mutex
+	gen      int64     // the generation the counts were started at
+	at       time.Time // when
+	sections float64
+	df       map[string]float64
+}
+
+// termStatsMaxAge is how long counts outlive a change to the index.
+const termStatsMaxAge = time.Minute
+
+// rareTermSections is how many sections at most hold a term rareTerms
+// names, and rareTermsAsked how many of them it names.
+const (
+	rareTermSections = 200
+	rareTermsAsked   = 3
+)
+
+// rareTerms returns the question's rarest terms (df: how many sections
+// hold each), those held by rareTermSections or fewer, rareTermsAsked at
+// most, rarest first.
+func rareTerms(terms []string, df []float64) []string {
+	idx := make([]int, 0, len(terms))
+	for i := range terms {
+		if df[i] > 0 && df[i] <= rareTermSections {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(df[a], df[b]) })
+	var out []string
+	for _, i := range idx[:min(len(idx), rareTermsAsked)] {
+		out = append(out, terms[i])
+	}
+	return out
+}
+
+// termWeights returns each term's weight in a section's score: its inverse
+// document frequency over the sections, as BM25 has it, ln(1 + (N - df +
+// 0.5) / (df + 0.5)), the count stopping at dfCap. Counted once per term
+// (termStats): a question asked again costs one small query.
+func (ix *Index) termWeights(ctx context.Context, terms []string) (weights, df []float64, err error) {
+	var gen int64
+	if err := ix.pool.QueryRow(ctx, generationSQL).Scan(&gen); err != nil {
+		return nil, nil, err
+	}
+	st := &ix.terms
+	st.mu.Lock()
+	if st.df == nil || st.gen != gen && time.Since(st.at) > termStatsMaxAge || len(st.df) > maxCountedTerms {
+		st.gen, st.at, st.df, st.sections = gen, time.Now(), map[string]float64{}, 0
+	}
+	df = make([]float64, len(terms))
+	var missing []string
+	for i, t := range terms {
+		c, ok := st.df[t]
+		if !ok {
+			missing = append(missing, t)
+		}
+		df[i] = c
+	}
+	n := st.sections
+	st.mu.Unlock()
+	if len(missing) > 0 {
+		if n == 0 { // once a generation: every section is read
+			if err := ix.pool.QueryRow(ctx, `SELECT count(*)::float8 FROM sections`).Scan(&n); err != nil {
+				return nil, nil, err
+			}
+		}
+		var counts []float64
+		if err := ix.pool.QueryRow(ctx, `SELECT coalesce(array_agg((SELECT count(*) FROM (SELECT 1 FROM sections
+				WHERE search @@ t::tsquery LIMIT `+strconv.Itoa(dfCap)+`) x)::float8 ORDER BY o), '{}')
+			FROM unnest($1::text[]) WITH ORDINALITY AS u(t, o)`, missing).Scan(&counts); err != nil {
+			return nil, nil, err
+		}
+		got := make(map[string]float64, len(missing))
+		for i, t := range missing {
+			got[t] = counts[i]
+		}
+		for i, t := range terms {
+			if c, ok := got[t]; ok {
+				df[i] = c
+			}
+		}
+		st.mu.Lock()
+		if st.sections == 0 {
+			st.sections = n
+		}
+		maps.Copy(st.df, got)
+		st.mu.Unlock()
+	}
+	weights = make([]float64, len(terms))
+	for i := range terms {
+		weights[i] = idf(n, df[i])
+	}
+	return weights, df, nil
+}
+
+// maxCountedTerms bounds termStats' memory: past it the counts start over.
+const maxCountedTerms = 100_000
+
+// idf is BM25's inverse document frequency of a term n sections of which
+// hold df.
+func idf(n, df float64) float64 {
+	n = max(n, df)
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }

@@ -304,6 +304,23 @@ func testRankedHeadingAboveBody(t *testing.T, ix sectionindex.Index) {
 	}
 }
 
+// testRankedRareWordsWeighMost: a section holding the question's rare
+// word goes before sections holding more of its common words, as BM25's
+// inverse document frequency has it: "server" and "config" are in most
+// docs of the library, "keepalive" in one.
+func testRankedRareWordsWeighMost(t *testing.T, ix sectionindex.Index) {
+	es := fillers()
+	for i := range 12 {
+		es = append(es, MarkdownEntry(fmt.Sprintf("server/part%02d.md", i), fmt.Sprintf("Server part %d", i), nil,
+			fmt.Sprintf("# Server part %d\n\nThe server reads its config at start; part %d of the config guide.\n", i, i)))
+	}
+	es = append(es, MarkdownEntry("net/timeouts.md", "Timeouts", nil, "# Timeouts\n\nIdle connections are closed after the keepalive period.\n"))
+	apply(t, ix, sectionindex.Update{Put: es})
+	if got := top(ranked(t, ix, domain.RankedQuery{Text: "server config keepalive"})); got != "net/timeouts.md#timeouts" {
+		t.Errorf("server config keepalive: top is %s, want the one section holding the rare word", got)
+	}
+}
+
 func testRankedIdentifiers(t *testing.T, ix sectionindex.Index) {
 	es := append(fillers(),
 		MarkdownEntry("hono/runtime.md", "Runtime helpers", nil,

@@ -65,6 +65,7 @@ func Run(t *testing.T, o Opener) {
 	t.Run("CandidatesShortLiteralsAndEmpty", func(t *testing.T) { testCandidatesShort(t, fresh(t)) })
 	t.Run("CandidatesPathsFilter", func(t *testing.T) { testCandidatesPaths(t, fresh(t)) })
 	t.Run("RankedTitleAndHeadingAboveBody", func(t *testing.T) { testRankedHeadingAboveBody(t, fresh(t)) })
+	t.Run("RankedRareWordsWeighMost", func(t *testing.T) { testRankedRareWordsWeighMost(t, fresh(t)) })
 	t.Run("RankedCodeIdentifiers", func(t *testing.T) { testRankedIdentifiers(t, fresh(t)) })
 	t.Run("RankedStemming", func(t *testing.T) { testRankedStemming(t, fresh(t)) })
 	t.Run("RankedSectionFieldsAndLines", func(t *testing.T) { testRankedFields(t, fresh(t)) })
