@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -316,8 +315,8 @@ func selector(docID, sectionID string) string {
 }
 
 // selectors is get_documents' argument for the passages' sections: one
-// selector per doc, in the order the docs first appear, each section once,
-// a subsection left out when its parent is there (the parent holds it).
+// selector per doc, in the order the docs first appear, each section once
+// (a section and its subsection both: get_documents says what they share).
 func selectors(ps []quotedSection) string {
 	var docs []string
 	sections := map[string][]string{}
@@ -333,7 +332,7 @@ func selectors(ps []quotedSection) string {
 		var kept []string
 		seen := map[string]bool{}
 		for _, id := range ids {
-			if seen[id] || slices.ContainsFunc(ids, func(parent string) bool { return strings.HasPrefix(id, parent+"/") }) {
+			if seen[id] {
 				continue
 			}
 			seen[id] = true

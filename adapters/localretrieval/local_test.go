@@ -127,7 +127,7 @@ func TestAskBundled(t *testing.T) {
 	for _, want := range []string{
 		"[1] auth (backend/auth.md) § refresh-tokens/rotation \"Rotation\" · L18–",
 		"L20: Every refresh returns a NEW refresh token",
-		`All of them in one call: get_documents [{"doc": "auth", "sections": ["refresh-tokens", "_intro"]}]`, // the rotation subsection is in refresh-tokens
+		`All of them in one call: get_documents [{"doc": "auth", "sections": ["refresh-tokens/rotation", "refresh-tokens", "_intro"]}]`,
 	} {
 		if !strings.Contains(a.Text, want) {
 			t.Errorf("answer lacks %q:\n%s", want, a.Text)
