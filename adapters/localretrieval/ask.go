@@ -314,8 +314,8 @@ func selector(docID, sectionID string) string {
 	return fmt.Sprintf(`{"doc": %s, "sections": [%s]}`, jsonString(docID), jsonString(sectionID))
 }
 
-// selectors is get_documents' argument for the passages' sections: one
-// selector per doc, in the order the docs first appear, each section once
+// selectors is get_documents' argument for the passages' sections (each
+// quoted once): one selector per doc, in the order the docs first appear
 // (a section and its subsection both: get_documents says what they share).
 func selectors(ps []quotedSection) string {
 	var docs []string
@@ -324,21 +324,11 @@ func selectors(ps []quotedSection) string {
 		if _, ok := sections[p.DocID]; !ok {
 			docs = append(docs, p.DocID)
 		}
-		sections[p.DocID] = append(sections[p.DocID], p.SectionID)
+		sections[p.DocID] = append(sections[p.DocID], jsonString(p.SectionID))
 	}
-	var sels []string
-	for _, d := range docs {
-		ids := sections[d]
-		var kept []string
-		seen := map[string]bool{}
-		for _, id := range ids {
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-			kept = append(kept, jsonString(id))
-		}
-		sels = append(sels, fmt.Sprintf(`{"doc": %s, "sections": [%s]}`, jsonString(d), strings.Join(kept, ", ")))
+	sels := make([]string, len(docs))
+	for i, d := range docs {
+		sels[i] = fmt.Sprintf(`{"doc": %s, "sections": [%s]}`, jsonString(d), strings.Join(sections[d], ", "))
 	}
 	return "[" + strings.Join(sels, ", ") + "]"
 }

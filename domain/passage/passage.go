@@ -162,6 +162,24 @@ func (q Question) Lines(lines []string, from, to, n int) []Scored {
 			weight[t] *= relatedWeight
 		}
 	}
+	// Each term's group: itself, or the code name it is a part of; and how
+	// many words the question asks, a name's parts not counted apart.
+	groupOf := make([]string, len(q.terms))
+	asked := len(q.terms) - len(q.related)
+	for i, t := range q.terms {
+		groupOf[i] = t
+		if whole := q.group[t]; whole != "" {
+			groupOf[i] = whole
+			if !q.related[t] {
+				asked--
+			}
+		}
+	}
+	type heldGroup struct {
+		group  string
+		weight float64
+	}
+	var held []heldGroup
 	var out []Scored
 	for k := from; k <= to; k++ {
 		lw := parsed[k-from]
@@ -169,37 +187,27 @@ func (q Question) Lines(lines []string, from, to, n int) []Scored {
 			continue
 		}
 		text := lines[k-1]
-		score := 0.0
 		// A code name and its parts count once, at the best of their
 		// weights, in the sum and in the share of the question covered.
-		best := map[string]float64{}
-		var groups []string // in the question's order: the same sum every time
-		for _, t := range q.terms {
+		held = held[:0]
+		for i, t := range q.terms { // in the question's order: the same sum every time
 			if _, ok := lw.stems[t]; !ok {
 				continue
 			}
-			g := t
-			if whole := q.group[t]; whole != "" {
-				g = whole
+			j := slices.IndexFunc(held, func(h heldGroup) bool { return h.group == groupOf[i] })
+			if j < 0 {
+				held = append(held, heldGroup{groupOf[i], weight[t]})
+			} else {
+				held[j].weight = max(held[j].weight, weight[t])
 			}
-			if _, seen := best[g]; !seen {
-				groups = append(groups, g)
-			}
-			best[g] = max(best[g], weight[t])
 		}
-		for _, g := range groups {
-			score += best[g]
-		}
-		held := len(groups)
-		asked := len(q.terms) - len(q.related)
-		for _, t := range q.terms {
-			if q.group[t] != "" && !q.related[t] {
-				asked-- // a part is not a word of its own
-			}
+		score := 0.0
+		for _, h := range held {
+			score += h.weight
 		}
 		// The share of the question the line covers, and how close its
 		// words are: a line that says the whole thing in a few words.
-		score *= 0.5 + 0.5*float64(held)/float64(max(asked, 1))
+		score *= 0.5 + 0.5*float64(len(held))/float64(max(asked, 1))
 		if len(lw.stems) > 1 {
 			score *= 1 + 1/float64(1+span(lw.stems)/4)
 		}
