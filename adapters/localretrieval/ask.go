@@ -41,7 +41,6 @@ const (
 	// askCandidates are the sections asked of the index, as ranked
 	// search_documents asks for its five.
 	askCandidates     = 15
-	quotedLines       = 3 // per passage, as ranked search_documents shows
 	maxQuotedLineLen  = 200
 	weakPassageFactor = 0.5 // a passage scoring under this share of the best one (passage.Question.Rank) is left out
 )
@@ -244,7 +243,7 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 			p.Heading = sec.Heading
 		}
 	}
-	for _, n := range q.Shown(lines, s.Start, s.End, quotedLines, s.Lines, shown) {
+	for _, n := range q.Shown(lines, s.Start, s.End, passage.SectionLines, s.Lines, shown) {
 		if n < 1 || n > len(lines) {
 			continue
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -431,10 +430,11 @@ func (ix *Index) termWeights(ctx context.Context, terms []string) (weights, df [
 	}
 	df = make([]float64, len(terms))
 	var missing []string
+	var missingAt []int // missing[j] is terms[missingAt[j]]
 	for i, t := range terms {
 		c, ok := st.df[t]
 		if !ok {
-			missing = append(missing, t)
+			missing, missingAt = append(missing, t), append(missingAt, i)
 		}
 		df[i] = c
 	}
@@ -453,20 +453,14 @@ func (ix *Index) termWeights(ctx context.Context, terms []string) (weights, df [
 		if err != nil {
 			return nil, nil, err
 		}
-		got := make(map[string]float64, len(missing))
-		for i, t := range missing {
-			got[t] = counts[i]
-		}
-		for i, t := range terms {
-			if c, ok := got[t]; ok {
-				df[i] = c
-			}
-		}
 		st.mu.Lock()
 		if st.sections == 0 {
 			st.sections = n
 		}
-		maps.Copy(st.df, got)
+		for j, t := range missing {
+			df[missingAt[j]] = counts[j]
+			st.df[t] = counts[j]
+		}
 		st.mu.Unlock()
 	}
 	weights = make([]float64, len(terms))

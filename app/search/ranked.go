@@ -30,7 +30,7 @@ const DefaultRankedResults = 5
 // section's third line held no fact there nor held out, and cost 3 to 9 %
 // of the answer.
 const (
-	rankedLines        = 3
+	rankedLines        = passage.SectionLines
 	rankedFullSections = 3
 	rankedLinesLater   = 2
 )

@@ -282,6 +282,10 @@ func (q Question) termOf(w string, want map[string]bool) string {
 	return ""
 }
 
+// SectionLines is how many lines a section is quoted by (Shown's n), in
+// ranked search_documents and librarian_ask alike.
+const SectionLines = 3
+
 // Shown returns the lines of lines from..to (a section) to quote for q:
 // its n best (Lines) or, when none holds a word, fallback (a search
 // index's best lines), less those a section quoted above shows already
