@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -124,7 +125,8 @@ func topicOf(history []knowledge.Turn) string {
 
 // passages returns up to n sections answering text (asked: the words
 // whose lines to quote), best first, leaving
-// out the excluded ones (counted) and any much weaker than the best. The
+// out the excluded ones (counted), any much weaker than the best, and a
+// subsection of a passage above that would quote no line of its own. The
 // index's candidates (also those for the words docs use for the
 // question's, passage.Question.Related) are ordered by their index score
 // and by how well their best line answers, half each: a section whose
@@ -191,7 +193,13 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if shown[c.sec.Path] == nil {
 			shown[c.sec.Path] = map[int]bool{}
 		}
-		out = append(out, quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path]))
+		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path])
+		if len(p.Quote) == 0 && slices.ContainsFunc(out, func(o quotedSection) bool {
+			return o.Path == p.Path && o.Start <= p.Start && p.End <= o.End
+		}) {
+			continue // a subsection of a passage above, whose lines it quotes already: nothing new
+		}
+		out = append(out, p)
 	}
 	return out, excluded, nil
 }

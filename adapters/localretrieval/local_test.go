@@ -142,6 +142,29 @@ func TestAskBundled(t *testing.T) {
 	}
 }
 
+// A subsection of a passage above, whose lines that passage quotes
+// already, is no passage: its place goes to the next section, here the
+// radial-progress doc's "Rules", which holds the default size.
+func TestAskPassagesQuoteSomethingNew(t *testing.T) {
+	eng := newLocal(t, filepath.Join("..", "..", "testdata", "librarian-examples", "docs"))
+	a, err := eng.Ask(ctx, knowledge.AskQuery{Query: "what is the default diameter of a daisyUI radial progress circle?", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	passages := strings.Split(a.Text, "\n\n[")[1:]
+	if len(passages) == 0 {
+		t.Fatalf("no passage:\n%s", a.Text)
+	}
+	for _, p := range passages {
+		if !strings.Contains(p, "\n  L") {
+			t.Errorf("passage [%s quotes no line:\n%s", strings.SplitN(p, "\n", 2)[0], a.Text)
+		}
+	}
+	if !strings.Contains(a.Text, "(default 5rem)") {
+		t.Errorf("answer lacks the default size:\n%s", a.Text)
+	}
+}
+
 func TestDiscussCarriesTheTopic(t *testing.T) {
 	eng := newLocal(t, bundled(t))
 	history := []knowledge.Turn{{Role: "user", Content: "how does cache invalidation work?"}, {Role: "assistant", Content: "fan-out deletes"}}
