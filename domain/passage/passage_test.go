@@ -143,3 +143,20 @@ func TestCodeNameCountsOnce(t *testing.T) {
 		t.Errorf("best line %v, want [3] (the default size), not the line naming daisyUI", got)
 	}
 }
+
+// Of two sections the index scores a little apart, whose best lines answer alike,
+// the one holding more of the question's words goes first: BM25 lets a
+// section repeating two of them beat one holding all five once.
+func TestRankPrefersTheSectionHoldingMoreOfTheQuestion(t *testing.T) {
+	q := NewQuestion("how does the rotor keep the spindle calibrated under vibration?")
+	repeats := []string{"The rotor turns the spindle.", "", "A rotor and a spindle, again.", "", "Rotor, spindle, rotor."}
+	holdsAll := []string{"The rotor turns the spindle.", "", "Keep it calibrated.", "", "Vibration is damped."}
+	spans := []Span{
+		{Doc: "a.md", Lines: repeats, From: 1, To: len(repeats)},
+		{Doc: "b.md", Lines: holdsAll, From: 1, To: len(holdsAll)},
+	}
+	got := q.Rank(spans, []float64{1, 0.88})
+	if got[1] <= got[0] {
+		t.Errorf("Rank = %v: the section holding every word (b.md) should go first", got)
+	}
+}
