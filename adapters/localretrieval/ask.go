@@ -147,7 +147,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if err != nil {
 			return nil, 0, fmt.Errorf("index ranked search: %w", err)
 		}
-		secs = mergeRanked(secs, more)
+		secs = domain.MergeRanked(secs, more)
 	}
 	type candidate struct {
 		sec   domain.RankedSection
@@ -202,38 +202,6 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		out = append(out, p)
 	}
 	return out, excluded, nil
-}
-
-// mergeRanked joins two ranked lists of sections: each section once, with
-// its better share of its own list's best score, best first.
-func mergeRanked(a, b []domain.RankedSection) []domain.RankedSection {
-	norm := func(list []domain.RankedSection) map[string]float64 {
-		best := 0.0
-		for _, s := range list {
-			best = max(best, s.Score)
-		}
-		m := map[string]float64{}
-		for _, s := range list {
-			m[s.Path+"\x00"+s.SectionID] = s.Score / max(best, 1e-9)
-		}
-		return m
-	}
-	na, nb := norm(a), norm(b)
-	seen := map[string]bool{}
-	var out []domain.RankedSection
-	for _, list := range [][]domain.RankedSection{a, b} {
-		for _, s := range list {
-			k := s.Path + "\x00" + s.SectionID
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			s.Score = max(na[k], nb[k])
-			out = append(out, s)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	return out
 }
 
 // quote builds the passage of section s: the lines that best answer q,

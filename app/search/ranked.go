@@ -110,13 +110,22 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	if err != nil {
 		return "", err
 	}
+	question := passage.NewQuestion(req.Query)
+	// The sections for the words docs use for the question's ("default"
+	// for "out of the box") are candidates too, as librarian_ask's are.
+	if related := question.Related(); len(related) > 0 {
+		more, err := ix.Ranked(ctx, domain.RankedQuery{Text: req.Query + " " + strings.Join(related, " "), Limit: limit*2 + 5, Paths: paths})
+		if err != nil {
+			return "", err
+		}
+		found = domain.MergeRanked(found, more)
+	}
 	var b strings.Builder
 	notes := domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools())
 	shown := 0
 	// Group the sections by doc, docs in the order of their best section,
 	// so each doc's line is written once.
 	var groups []docHits
-	question := passage.NewQuestion(req.Query)
 	groupOf := map[string]int{}
 	vs := &l.views
 	var stale []domain.Document // docs changed since indexed, whose sections were left out

@@ -129,3 +129,18 @@ func TestRankedAnswer(t *testing.T) {
 		t.Errorf("a ranked search before any build: progress %v, %v\n%s", progressed, err, got)
 	}
 }
+
+// A question's words docs say otherwise ("out of the box": default;
+// "payload": body, size) are searched too, as librarian_ask searches
+// them: the body-limit option's line with its default is shown.
+func TestRankedSearchesTheDocsWordsToo(t *testing.T) {
+	lib := indexedCopy(t, "frontmatter", "../../testdata/librarian-examples/docs")
+	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{
+		Query: "how big a request payload does Hono's bodyLimit allow out of the box?", Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "100kb") {
+		t.Errorf("answer lacks the default size (100kb):\n%s", got)
+	}
+}
