@@ -105,6 +105,8 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 	}
 	var summary strings.Builder
 	held, asked := map[string]int{}, map[string]int{} // by split/way, over the corpora
+	sources := factSources(t)
+	whyMissed := map[string]map[string][]string{} // split/way -> kind -> ids
 	show := strings.Split(os.Getenv("FACT_SHOW"), ",")
 	var dump *os.File
 	if name := os.Getenv("FACT_DUMP"); name != "" {
@@ -163,6 +165,15 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 					sizes = append(sizes, domain.EstimateTokens(int64(len(r.Answer))))
 					if !r.Passed {
 						missed = append(missed, r.Question.ID)
+						kind := "no line in the sources"
+						if src, ok := sources[r.Question.ID]; ok {
+							kind = classifyMiss(r.Answer, src)
+						}
+						k := split + "/" + way.name
+						if whyMissed[k] == nil {
+							whyMissed[k] = map[string][]string{}
+						}
+						whyMissed[k][kind] = append(whyMissed[k][kind], r.Question.ID)
 					}
 				}
 				line := fmt.Sprintf("%-9s %-8s %-7s %2d/%2d (%3.0f%%), median answer %d tokens; missed: %s\n", c.name, split, way.name,
@@ -178,6 +189,19 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 		for _, way := range []string{"ask", "ranked"} {
 			k := split + "/" + way
 			fmt.Fprintf(&summary, "all       %-8s %-7s %2d/%2d (%3.0f%%)\n", split, way, held[k], asked[k], 100*float64(held[k])/float64(max(asked[k], 1)))
+			// Why the misses were missed: counts, and for the tune sets
+			// the questions too (the held-out ones are not named).
+			for _, kind := range []string{missDoc, missSection, missLine, "no line in the sources"} {
+				ids := whyMissed[k][kind]
+				if len(ids) == 0 {
+					continue
+				}
+				fmt.Fprintf(&summary, "          missed, %s: %d", kind, len(ids))
+				if split == "tune" {
+					fmt.Fprintf(&summary, " (%s)", strings.Join(ids, " "))
+				}
+				summary.WriteString("\n")
+			}
 			if floor := floor[way]; split == "heldout" && held[k] < floor {
 				t.Errorf("held-out, %s: %d/%d hold the fact, under the %d held before (goal: %.0f%%)",
 					way, held[k], asked[k], floor, 100*factHeldOutGoal)
