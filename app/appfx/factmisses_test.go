@@ -60,8 +60,8 @@ const (
 // when the id is the path without .md), and ranked search's docs and
 // sections ("id (path) ~400 tokens", then "§ section L14–43 ~226 tokens").
 var (
-	askPassage   = regexp.MustCompile(`(?m)^\[\d+\] (\S+)(?: \((\S+)\))? § \S+ "[^"\n]*" · L(\d+)–(\d+)`)
-	rankedDoc    = regexp.MustCompile(`^\S+ \((\S+)\) ~\d+ tokens`)
+	askPassage    = regexp.MustCompile(`(?m)^\[\d+\] (\S+)(?: \((\S+)\))? § \S+ "[^"\n]*" · L(\d+)–(\d+)`)
+	rankedDoc     = regexp.MustCompile(`^\S+ \((\S+)\) ~\d+ tokens`)
 	rankedSection = regexp.MustCompile(`^§ \S+ L(\d+)–(\d+)`)
 )
 
