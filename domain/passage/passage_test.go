@@ -160,3 +160,28 @@ func TestRankPrefersTheSectionHoldingMoreOfTheQuestion(t *testing.T) {
 		t.Errorf("Rank = %v: the section holding every word (b.md) should go first", got)
 	}
 }
+
+// A line ending in a colon is quoted with the short line it announces,
+// past a fence: the value the question asks for is there, in words the
+// question does not share.
+func TestShownQuotesTheAnnouncedLine(t *testing.T) {
+	q := NewQuestion("which environment variable turns the Vercel helpers off?")
+	lines := []string{
+		"## Pages Router", // 1
+		"Disable the Vercel helpers with an environment variable in your `.env` file:", // 2
+		"",                 // 3
+		"```text",          // 4
+		"NODEJS_HELPERS=0", // 5
+		"```",              // 6
+		"Then deploy.",     // 7
+	}
+	got := q.Shown(lines, 1, 7, 1, nil, map[int]bool{})
+	if !slices.Equal(got, []int{2, 5}) {
+		t.Errorf("Shown = %v, want the announcing line 2 and the line it announces, 5", got)
+	}
+	long := slices.Clone(lines)
+	long[4] = "NODEJS_HELPERS=0 # " + strings.Repeat("a comment too long to quote for the line above ", 2)
+	if got := q.Shown(long, 1, 7, 1, nil, map[int]bool{}); !slices.Equal(got, []int{2}) {
+		t.Errorf("Shown = %v, want line 2 alone: the announced line is long", got)
+	}
+}
