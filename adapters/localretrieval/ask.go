@@ -138,16 +138,9 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	if question.Empty() {
 		question = passage.NewQuestion(text)
 	}
-	secs, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text, Limit: askCandidates})
+	secs, err := sectionindex.RankedWithRelated(ctx, e.ix, domain.RankedQuery{Text: text, Limit: askCandidates}, question.Related())
 	if err != nil {
 		return nil, 0, fmt.Errorf("index ranked search: %w", err)
-	}
-	if related := question.Related(); len(related) > 0 {
-		more, err := e.ix.Ranked(ctx, domain.RankedQuery{Text: text + " " + strings.Join(related, " "), Limit: askCandidates})
-		if err != nil {
-			return nil, 0, fmt.Errorf("index ranked search: %w", err)
-		}
-		secs = domain.MergeRanked(secs, more)
 	}
 	type candidate struct {
 		sec   domain.RankedSection

@@ -13,6 +13,7 @@ import (
 	"github.com/librarian/librarian/domain/passage"
 	"github.com/librarian/librarian/domain/textmatch"
 	"github.com/librarian/librarian/domain/wording"
+	"github.com/librarian/librarian/ports/sectionindex"
 )
 
 // SearchRanked is search_documents' third mode: a question in words,
@@ -106,19 +107,12 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	// Ask for more than shown: a section of a doc changed since it was
 	// indexed is dropped (its lines may have moved) until the refresh
 	// catches up.
-	found, err := ix.Ranked(ctx, domain.RankedQuery{Text: req.Query, Limit: limit*2 + 5, Paths: paths})
-	if err != nil {
-		return "", err
-	}
-	question := passage.NewQuestion(req.Query)
 	// The sections for the words docs use for the question's ("default"
 	// for "out of the box") are candidates too, as librarian_ask's are.
-	if related := question.Related(); len(related) > 0 {
-		more, err := ix.Ranked(ctx, domain.RankedQuery{Text: req.Query + " " + strings.Join(related, " "), Limit: limit*2 + 5, Paths: paths})
-		if err != nil {
-			return "", err
-		}
-		found = domain.MergeRanked(found, more)
+	question := passage.NewQuestion(req.Query)
+	found, err := sectionindex.RankedWithRelated(ctx, ix, domain.RankedQuery{Text: req.Query, Limit: limit*2 + 5, Paths: paths}, question.Related())
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	notes := domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools())
