@@ -1,0 +1,55 @@
+package passage
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzShown: whatever the question, the text and the range, Shown answers
+// lines of the range, each once, in order, none a section above showed,
+// at most twice n (a line and the short line it announces), and Rank a
+// score in [0, 1] per section.
+func FuzzShown(f *testing.F) {
+	f.Add("how long is a refresh token valid?", "## Refresh\nA refresh token is valid for 30 days:\n\n```\nTTL=30d\n```\n", 1, 6, 2, 3)
+	f.Add("which `--flag` turns it off", "- `--no-x` turns x off:\n- `--x`\n", 2, 9, 1, 1)
+	f.Add("", "", 0, 0, 0, 0)
+	f.Fuzz(func(t *testing.T, question, text string, from, to, n, seen int) {
+		lines := strings.Split(text, "\n")
+		from, to = from%(len(lines)+2), to%(len(lines)+2)
+		n = max(n%5, 0)
+		q := NewQuestion(question)
+		shown := map[int]bool{}
+		if seen > 0 {
+			shown[seen%(len(lines)+1)] = true
+		}
+		before := len(shown)
+		prior := map[int]bool{}
+		for l := range shown {
+			prior[l] = true
+		}
+		got := q.Shown(lines, from, to, n, []int{from}, shown)
+		if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+			t.Fatalf("Shown = %v: not in order, or a line twice", got)
+		}
+		if len(got) > 2*max(n, 1) {
+			t.Fatalf("Shown = %v: more than twice n = %d", got, n)
+		}
+		for _, l := range got {
+			if prior[l] {
+				t.Fatalf("Shown = %v shows line %d, shown above", got, l)
+			}
+			if len(q.Lines(lines, from, to, n)) > 0 && (l < max(from, 1) || l > min(to, len(lines))) {
+				t.Fatalf("Shown = %v: line %d outside %d..%d", got, l, from, to)
+			}
+		}
+		if len(shown) != before+len(got) {
+			t.Fatalf("shown holds %d lines, want %d", len(shown), before+len(got))
+		}
+		for _, r := range q.Rank([]Span{{Doc: "a", Lines: lines, From: from, To: to}, {Doc: "b", Lines: lines, From: 1, To: len(lines)}}, []float64{1, 0.5}) {
+			if r < 0 || r > 1.0000001 {
+				t.Fatalf("Rank score %v outside [0, 1]", r)
+			}
+		}
+	})
+}
