@@ -128,9 +128,11 @@ func topicOf(history []knowledge.Turn) string {
 // out the excluded ones (counted), any much weaker than the best, and a
 // subsection of a passage above that would quote no line of its own. The
 // index's candidates (also those for the words docs use for the
-// question's, passage.Question.Related) are ordered by their index score
-// and by how well their best line answers, half each: a section whose
-// lines hold the answer goes before an intro that only names the topic.
+// question's, passage.Question.Related) are ordered as ranked search
+// orders them (passage.Question.Rank: their index score, how well their
+// best line answers and how much of the question they hold): a section
+// whose lines hold the answer goes before an intro that only names the
+// topic.
 func (e *Engine) passages(ctx context.Context, text, asked string, n int, excludes knowledge.Excludes) ([]quotedSection, int, error) {
 	// The lines answer what was asked: a follow-up's own words, not the
 	// earlier question that carries its topic to the search.
