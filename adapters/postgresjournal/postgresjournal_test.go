@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/librarian/librarian/adapters/postgresdb"
+	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
 	"github.com/librarian/librarian/adapters/postgresjournal"
 	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/ports/journal"
@@ -22,15 +23,6 @@ import (
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-func dsn(t *testing.T) string {
-	t.Helper()
-	d := os.Getenv("LIBRARIAN_TEST_POSTGRES")
-	if d == "" {
-		t.Skip("LIBRARIAN_TEST_POSTGRES is not set: run the tests through scripts/postgres-test-server run -- go test ./... to test against PostgreSQL")
-	}
-	return d
-}
 
 func exec(t *testing.T, dsn, sql string) {
 	t.Helper()
@@ -48,7 +40,7 @@ func exec(t *testing.T, dsn, sql string) {
 var counter atomic.Int64
 
 func TestContract(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	schemas := map[journal.Journal]string{}
 	open := func(t *testing.T, schema string, l journal.Limits) journal.Journal {
 		j, err := postgresjournal.Open(context.Background(), d, postgresjournal.Options{Schema: schema, Logger: quiet, Limits: l})
@@ -73,7 +65,7 @@ func TestContract(t *testing.T) {
 }
 
 func TestNewerSchemaIsRefused(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	schema := fmt.Sprintf("t_journal_newer_%d", os.Getpid())
 	exec(t, d, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
 	j, err := postgresjournal.Open(context.Background(), d, postgresjournal.Options{Schema: schema, Logger: quiet})
@@ -90,7 +82,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 
 // Two servers on one database share the journal: versions never repeat.
 func TestTwoServersShareGuidanceVersions(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	schema := fmt.Sprintf("t_journal_two_%d", os.Getpid())
 	exec(t, d, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
 	ctx := context.Background()
@@ -127,7 +119,7 @@ func guidance(i int) knowledge.SessionGuidance {
 }
 
 func TestReadOnlyRoleIsNotWritable(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	r := os.Getenv("LIBRARIAN_TEST_POSTGRES_READONLY")
 	if r == "" {
 		t.Skip("LIBRARIAN_TEST_POSTGRES_READONLY is not set (see scripts/postgres-test-server)")
@@ -158,7 +150,7 @@ func TestReadOnlyRoleIsNotWritable(t *testing.T) {
 // TestMigratesVersion1: a journal of the first release keeps its records,
 // with no owner, and gains sessions.
 func TestMigratesVersion1(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	schema := fmt.Sprintf("t_journal_v1_%d", os.Getpid())
 	exec(t, d, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
 	ctx := context.Background()
@@ -188,7 +180,7 @@ func TestMigratesVersion1(t *testing.T) {
 // Two servers on one database share one quota per owner: together they
 // never let an owner past it.
 func TestTwoServersShareAQuota(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	schema := fmt.Sprintf("t_journal_quota_%d", os.Getpid())
 	exec(t, d, `DROP SCHEMA IF EXISTS `+schema+` CASCADE`)
 	ctx := context.Background()

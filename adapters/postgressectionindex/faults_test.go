@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
 	"github.com/librarian/librarian/adapters/postgressectionindex"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/sectionindex"
@@ -25,7 +26,7 @@ import (
 func fresh(t *testing.T, dsn string) *postgressectionindex.Index {
 	t.Helper()
 	schema := schemaFor(t.Name())
-	dropSchema(t, dsn, schema)
+	postgrestest.DropSchema(t, dsn, schema)
 	ix, err := postgressectionindex.Open(context.Background(), dsn, postgressectionindex.Options{Schema: schema, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func exec(t *testing.T, dsn, sql string) {
 }
 
 func TestNewerSchemaIsRefused(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	fresh(t, d).Close()
 	schema := schemaFor(t.Name())
 	exec(t, d, `UPDATE `+schema+`.schema_versions SET version = 99 WHERE component = 'sectionindex'`)
@@ -63,7 +64,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 }
 
 func TestOpenTwiceMigratesOnce(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	ix := fresh(t, d)
 	apply := sectionindex.Update{Put: []sectionindex.Entry{sectionindextest.MarkdownEntry("a.md", "A", nil, "# A\n\nkept\n")}}
 	if err := ix.Apply(context.Background(), apply); err != nil {
@@ -89,7 +90,7 @@ func readerDSN(t *testing.T) string {
 }
 
 func TestReadOnlyRoleServes(t *testing.T) {
-	d, r := dsn(t), readerDSN(t)
+	d, r := postgrestest.DSN(t), readerDSN(t)
 	ix := fresh(t, d)
 	schema := schemaFor(t.Name())
 	if err := ix.Apply(context.Background(), sectionindex.Update{Put: []sectionindex.Entry{
@@ -147,7 +148,7 @@ func secret(t *testing.T, dsn string) string {
 }
 
 func TestPasswordNeverInErrorsOrLogs(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	pw := secret(t, d)
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -195,7 +196,7 @@ func TestPasswordNeverInErrorsOrLogs(t *testing.T) {
 
 	// A good open logs its migration.
 	schema := schemaFor(t.Name())
-	dropSchema(t, d, schema)
+	postgrestest.DropSchema(t, d, schema)
 	ix, err := postgressectionindex.Open(ctx, d, postgressectionindex.Options{Schema: schema, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
@@ -231,14 +232,14 @@ func candidateQuery(lit string) domain.CandidateQuery {
 // TestLostConnection kills the index's connections while a call waits and
 // between calls: the call fails with a clear error, the next ones work.
 func TestLostConnection(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	u, _ := url.Parse(d)
 	q := u.Query()
 	app := "librarian_lost_" + itoa(int(time.Now().UnixNano()%1e6))
 	q.Set("application_name", app)
 	u.RawQuery = q.Encode()
 	schema := schemaFor(t.Name())
-	dropSchema(t, d, schema)
+	postgrestest.DropSchema(t, d, schema)
 	ctx := context.Background()
 	ix, err := postgressectionindex.Open(ctx, u.String(), postgressectionindex.Options{Schema: schema, Logger: quiet})
 	if err != nil {

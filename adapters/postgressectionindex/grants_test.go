@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
 	"github.com/librarian/librarian/adapters/postgressectionindex"
 	"github.com/librarian/librarian/ports/sectionindex"
 	"github.com/librarian/librarian/ports/sectionindex/sectionindextest"
@@ -17,7 +18,7 @@ import (
 // with "the schema is missing": no USAGE on the schema, no SELECT on its
 // tables, no SELECT on one of them; and once granted, it opens.
 func TestReadOnlyRoleGrantsNamed(t *testing.T) {
-	d, r := dsn(t), readerDSN(t)
+	d, r := postgrestest.DSN(t), readerDSN(t)
 	u, err := url.Parse(r)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
 	"github.com/librarian/librarian/adapters/postgressectionindex"
 	"github.com/librarian/librarian/ports/sectionindex"
 	"github.com/librarian/librarian/ports/sectionindex/sectionindextest"
@@ -50,9 +51,9 @@ func heldRow(t *testing.T, dsn, schema string) (name, root, host string) {
 // library from another path or machine is welcome; a server with no
 // library serves whatever the schema holds.
 func TestOneLibraryPerSchema(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	schema := schemaFor(t.Name())
-	dropSchema(t, d, schema)
+	postgrestest.DropSchema(t, d, schema)
 	handbook := &postgressectionindex.Library{Name: "handbook", Root: "/srv/docs/handbook", Host: "ci-1"}
 	first, err := openFor(t, d, schema, handbook)
 	if err != nil {
@@ -101,9 +102,9 @@ func TestOneLibraryPerSchema(t *testing.T) {
 // at once both pass Open; the first to write claims it, and the second's
 // write is refused before it changes anything.
 func TestSecondLibraryWriteRefused(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	schema := schemaFor(t.Name())
-	dropSchema(t, d, schema)
+	postgrestest.DropSchema(t, d, schema)
 	a, err := openFor(t, d, schema, &postgressectionindex.Library{Name: "alpha", Root: "/x/alpha", Host: "h"})
 	if err != nil {
 		t.Fatal(err)
@@ -131,9 +132,9 @@ func TestSecondLibraryWriteRefused(t *testing.T) {
 // upgraded by the next ingest; the reader keeps reading, the new table
 // included, without a new GRANT, and the ingest claims the schema.
 func TestLibraryUpgradeKeepsReaders(t *testing.T) {
-	d, r := dsn(t), readerDSN(t)
+	d, r := postgrestest.DSN(t), readerDSN(t)
 	schema := schemaFor(t.Name())
-	dropSchema(t, d, schema)
+	postgrestest.DropSchema(t, d, schema)
 	if err := postgressectionindex.MigrateTo(context.Background(), d, schema, 1); err != nil {
 		t.Fatal(err)
 	}

@@ -6,28 +6,16 @@ import (
 	"encoding/hex"
 	"io"
 	"log/slog"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
+	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
 	"github.com/librarian/librarian/adapters/postgressectionindex"
 	"github.com/librarian/librarian/ports/sectionindex"
 	"github.com/librarian/librarian/ports/sectionindex/sectionindextest"
 )
-
-// dsn is the test server's owner DSN, from scripts/postgres-test-server.
-func dsn(t *testing.T) string {
-	t.Helper()
-	d := os.Getenv("LIBRARIAN_TEST_POSTGRES")
-	if d == "" {
-		t.Skip("LIBRARIAN_TEST_POSTGRES is not set: run the tests through scripts/postgres-test-server run -- go test ./... to test against PostgreSQL")
-	}
-	return d
-}
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
@@ -41,19 +29,6 @@ func schemaFor(name string) string {
 		s = s[:30] + "_" + hex.EncodeToString(sum[:4])
 	}
 	return s
-}
-
-// dropSchema removes a schema left by an earlier run on a kept cluster.
-func dropSchema(t *testing.T, dsn, schema string) {
-	t.Helper()
-	conn, err := pgx.Connect(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(context.Background(), `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // opener opens each named index in a schema of its own, empty the first
@@ -71,7 +46,7 @@ func opener(dsn string) sectionindextest.Opener {
 			seen[schema] = true
 			mu.Unlock()
 			if first {
-				dropSchema(t, dsn, schema)
+				postgrestest.DropSchema(t, dsn, schema)
 			}
 			ix, err := postgressectionindex.Open(context.Background(), dsn, postgressectionindex.Options{Schema: schema, MaxConns: 6, Logger: quiet})
 			if err != nil {
@@ -83,5 +58,5 @@ func opener(dsn string) sectionindextest.Opener {
 }
 
 func TestContract(t *testing.T) {
-	sectionindextest.Run(t, opener(dsn(t)))
+	sectionindextest.Run(t, opener(postgrestest.DSN(t)))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
 	"github.com/librarian/librarian/adapters/postgressectionindex"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/ports/sectionindex"
@@ -13,7 +14,7 @@ import (
 // Two servers on one database: a write through one is in the other's next
 // Catalog, though each keeps the last catalog it read.
 func TestTwoIndexesSeeEachOthersWrites(t *testing.T) {
-	d := dsn(t)
+	d := postgrestest.DSN(t)
 	writer := fresh(t, d)
 	reader, err := postgressectionindex.Open(context.Background(), d, postgressectionindex.Options{Schema: schemaFor(t.Name()), Logger: quiet})
 	if err != nil {

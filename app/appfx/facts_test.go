@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +13,7 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
 	"github.com/librarian/librarian/app/appfx"
 	"github.com/librarian/librarian/app/config"
 	"github.com/librarian/librarian/app/engine"
@@ -70,28 +69,11 @@ func TestFactEval(t *testing.T) {
 // server (scripts/postgres-test-server run -- go test ./...): a team's
 // shared index answers as well as it is measured to.
 func TestFactEvalPostgres(t *testing.T) {
-	base := os.Getenv("LIBRARIAN_TEST_POSTGRES")
-	if base == "" {
-		t.Skip("LIBRARIAN_TEST_POSTGRES is not set: run the tests through scripts/postgres-test-server run -- go test ./... to test against PostgreSQL")
-	}
-	conn, err := pgx.Connect(context.Background(), base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	base := postgrestest.DSN(t)
 	factEval(t, func(corpus string) string {
 		schema := "fact_" + strings.ReplaceAll(corpus, "-", "_")
-		if _, err := conn.Exec(context.Background(), `DROP SCHEMA IF EXISTS `+schema+` CASCADE`); err != nil {
-			t.Fatal(err)
-		}
-		u, err := url.Parse(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		return u.String()
+		postgrestest.DropSchema(t, base, schema)
+		return postgrestest.WithSchema(t, base, schema)
 	}, factHeldOutFloorPostgres)
 }
 

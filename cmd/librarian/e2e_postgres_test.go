@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,29 +29,9 @@ import (
 // first), for role "owner" or "reader".
 func postgresDSN(t *testing.T, schema string) (owner, reader string) {
 	t.Helper()
-	base := os.Getenv("LIBRARIAN_TEST_POSTGRES")
-	if base == "" {
-		t.Skip("LIBRARIAN_TEST_POSTGRES is not set: run the tests through scripts/postgres-test-server run -- go test ./... to test against PostgreSQL")
-	}
-	conn, err := pgx.Connect(context.Background(), base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(context.Background(), `DROP SCHEMA IF EXISTS `+schema+` CASCADE`); err != nil {
-		t.Fatal(err)
-	}
-	with := func(dsn string) string {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return with(base), with(os.Getenv("LIBRARIAN_TEST_POSTGRES_READONLY"))
+	base := postgrestest.DSN(t)
+	postgrestest.DropSchema(t, base, schema)
+	return postgrestest.WithSchema(t, base, schema), postgrestest.WithSchema(t, os.Getenv("LIBRARIAN_TEST_POSTGRES_READONLY"), schema)
 }
 
 // grantReader lets the read-only role read schema.
