@@ -319,7 +319,7 @@ func (q Question) Shown(lines []string, from, to, n int, fallback []int, shown m
 		}
 		for k := l + 1; k <= min(to, len(lines), l+3); k++ {
 			t := strings.TrimSpace(lines[k-1])
-			if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || !holdsWord(t) {
 				continue
 			}
 			if utf8.RuneCountInString(t) <= announcedLineRunes && !shown[k] && !slices.Contains(best, k) {
@@ -460,4 +460,22 @@ func (q Question) Window(line string) (start, end int, ok bool) {
 		}
 	}
 	return words[bestFrom].from, words[bestTo].to, true
+}
+
+// holdsWord reports whether a line holds two letters or digits in a row,
+// so that a bracket alone ("{", "});") is not quoted as what a line
+// announces.
+func holdsWord(line string) bool {
+	run := 0
+	for _, r := range line {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			run++
+			if run == 2 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }

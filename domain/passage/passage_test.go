@@ -185,3 +185,25 @@ func TestShownQuotesTheAnnouncedLine(t *testing.T) {
 		t.Errorf("Shown = %v, want line 2 alone: the announced line is long", got)
 	}
 }
+
+// What a line announces is the first line past it that holds a word, up
+// to three lines down: a bracket opening a code block ("{") says nothing.
+func TestShownSkipsABracketForTheAnnouncedLine(t *testing.T) {
+	q := NewQuestion("which type do I add to tsconfig for the global APIs?")
+	lines := []string{
+		"To get the global APIs typed, add a type to your `tsconfig.json`:", // 1
+		"```json",                       // 2
+		"{",                             // 3
+		`  "types": ["vitest/globals"]`, // 4
+		"}",                             // 5
+		"```",                           // 6
+	}
+	got := q.Shown(lines, 1, 6, 1, nil, map[int]bool{})
+	if !slices.Equal(got, []int{1, 4}) {
+		t.Errorf("Shown = %v, want the announcing line 1 and line 4, not the bracket of line 3", got)
+	}
+	lines = slices.Insert(lines, 1, "")
+	if got := q.Shown(lines, 1, 7, 1, nil, map[int]bool{}); !slices.Equal(got, []int{1}) {
+		t.Errorf("Shown = %v, want line 1 alone: past the bracket, the next line is too far", got)
+	}
+}
