@@ -39,7 +39,7 @@ func TestIndexCommandBuildsThenRefreshes(t *testing.T) {
 	}
 	var rankedOut, rankedErr bytes.Buffer
 	if code := RunSearch(context.Background(), lib, []string{"--ranked", "refresh tokens"}, &rankedOut, &rankedErr); code != 0 ||
-		!strings.Contains(rankedOut.String(), "(ranked, best first)") || !strings.Contains(rankedOut.String(), "\n§ refresh-tokens L") {
+		!strings.Contains(rankedOut.String(), ", ranked, best first") || !strings.Contains(rankedOut.String(), "\n§ refresh-tokens L") {
 		t.Errorf("search --ranked: exit %d\n%s%s", code, rankedOut.String(), rankedErr.String())
 	}
 	var errOut2 bytes.Buffer

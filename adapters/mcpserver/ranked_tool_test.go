@@ -67,7 +67,7 @@ func TestRankedSearchReportsTheFirstBuild(t *testing.T) {
 		t.Fatalf("ranked call: %v %+v", err, res)
 	}
 	out := res.Content[0].(*mcp.TextContent).Text
-	if !strings.HasPrefix(out, "5 sections of 150 docs for \"how to set a signed cookie\" (ranked, best first)") ||
+	if !strings.HasPrefix(out, "5 sections of 150 docs, ranked, best first") ||
 		!strings.Contains(out, "\n\nhono/helpers/cookie (hono/helpers/cookie.md) ~") || strings.Count(out, "\n§ ") != 5 {
 		t.Errorf("ranked answer:\n%s", out)
 	}

@@ -111,7 +111,7 @@ func TestClassifyMiss(t *testing.T) {
 	ask := "From the library, best first (the docs' own lines):\n\n" +
 		"[1] auth (backend/auth.md) § refresh-tokens \"Refresh tokens\" · L14–43 · ~226 tokens\n  L16: x\n\n" +
 		"[2] hono/helpers/cookie § import \"Import\" · L11–23 · ~40 tokens\n  L14: y\n"
-	ranked := "2 sections of 9 docs for \"q\" (ranked, best first)\n\n" +
+	ranked := "2 sections of 9 docs, ranked, best first\n\n" +
 		"hono/helpers/ssg (hono/helpers/ssg.md) ~900 tokens\n§ tossg L69–152 ~494 tokens\nL71: z\n"
 	for _, tc := range []struct {
 		answer string

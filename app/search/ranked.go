@@ -209,8 +209,10 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		fmt.Fprintf(&b, "No sections for %s in %d %s (ranked): none holds these words, or a form of them. Try other words, or mode \"string\".\n",
 			quoteQuery(req.Query), len(docs), wording.Plural(len(docs), "doc", "docs"))
 	default:
-		fmt.Fprintf(&b, "%d %s of %d %s for %s (ranked, best first)\n", shown, wording.Plural(shown, "section", "sections"),
-			len(docs), wording.Plural(len(docs), "doc", "docs"), quoteQuery(req.Query))
+		// The question is not repeated: it is the answer's longest line
+		// after the hits, and the agent that asked has it.
+		fmt.Fprintf(&b, "%d %s of %d %s, ranked, best first\n", shown, wording.Plural(shown, "section", "sections"),
+			len(docs), wording.Plural(len(docs), "doc", "docs"))
 		b.WriteString(body.String())
 	}
 	for _, d := range stale {

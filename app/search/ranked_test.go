@@ -90,7 +90,7 @@ func TestRankedAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(got, "\n")
-	if !strings.HasPrefix(lines[0], "3 sections of 150 docs for \"getRuntimeKey\" (ranked, best first)") {
+	if !strings.HasPrefix(lines[0], "3 sections of 150 docs, ranked, best first") {
 		t.Errorf("first line %q", lines[0])
 	}
 	if !regexp.MustCompile(`^hono/helpers/adapter \(hono/helpers/adapter\.md\) ~\d+ tokens$`).MatchString(lines[2]) {
