@@ -34,11 +34,18 @@ type quotedLine struct {
 // show first, with the same lines (passage.Question.Shown), fewer of them.
 // Decided on the fact eval's tune sets (app/appfx TestFactEval): the
 // earlier passages (two a doc at most, up to eight lines with context each)
-// held fewer facts in more tokens; a fourth passage held more facts but
-// grew the answers past the sizes issue 21 keeps them under.
+// held fewer facts in more tokens; a fourth passage always held more facts
+// but grew the answers past the sizes issue 21 keeps them under, so a
+// fourth and fifth come only while the answer is short.
 const (
 	followUpTerms = 3 // a discuss message with fewer content words is a follow-up
-	askPassages   = 3
+	askPassages   = 3 // passages quoted whenever the index finds them
+	// askMorePassages is the most passages an answer quotes: those past
+	// askPassages by askTailLines lines each, and only while the whole
+	// answer stays within askBudgetBytes (about 400 tokens).
+	askMorePassages = 5
+	askTailLines    = 2
+	askBudgetBytes  = 1600
 	// askCandidates are the sections asked of the index, as ranked
 	// search_documents asks for its five.
 	askCandidates     = 15
@@ -79,14 +86,14 @@ func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (_ knowledge.Eng
 			topic, text = earlier, query+" "+earlier
 		}
 	}
-	ps, excluded, err := e.passages(ctx, text, query, askPassages, excludes)
+	ps, excluded, err := e.passages(ctx, text, query, askMorePassages, excludes)
 	if err != nil {
 		return knowledge.EngineAnswer{}, err
 	}
 	if len(ps) == 0 && topic == "" && len(q.History) > 0 {
 		if earlier := topicOf(q.History); earlier != "" { // nothing alone: try with the thread's topic
 			topic, text = earlier, query+" "+earlier
-			if ps, excluded, err = e.passages(ctx, text, query, askPassages, excludes); err != nil {
+			if ps, excluded, err = e.passages(ctx, text, query, askMorePassages, excludes); err != nil {
 				return knowledge.EngineAnswer{}, err
 			}
 		}
@@ -99,6 +106,11 @@ func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (_ knowledge.Eng
 	if topic != "" {
 		fmt.Fprintf(&b, "(discussion: read together with the earlier question %q)\n", wording.OneLine(topic, 120))
 	}
+	ps = withinBudget(ps, func(ps []quotedSection) int {
+		var t strings.Builder
+		renderPassages(&t, query, ps, told, excluded)
+		return t.Len()
+	})
 	renderPassages(&b, query, ps, told, excluded)
 	var served []string
 	for _, p := range ps {
@@ -109,6 +121,16 @@ func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (_ knowledge.Eng
 	}
 	e.log(ctx, kind, query, q.Tags, served, g, excluded, Provider)
 	return knowledge.EngineAnswer{Text: strings.TrimRight(b.String(), "\n"), Provider: Provider}, nil
+}
+
+// withinBudget leaves out the passages past askPassages, last first, while
+// the answer they make (its size in bytes, as size renders it) is over
+// askBudgetBytes.
+func withinBudget(ps []quotedSection, size func([]quotedSection) int) []quotedSection {
+	for len(ps) > askPassages && size(ps) > askBudgetBytes {
+		ps = ps[:len(ps)-1]
+	}
+	return ps
 }
 
 // topicOf is what the discussion was about: the last two questions the
@@ -188,7 +210,11 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if shown[c.sec.Path] == nil {
 			shown[c.sec.Path] = map[int]bool{}
 		}
-		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path])
+		quoted := passage.SectionLines
+		if len(out) >= askPassages {
+			quoted = askTailLines
+		}
+		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path], quoted)
 		if len(p.Quote) == 0 && slices.ContainsFunc(out, func(o quotedSection) bool {
 			return o.Path == p.Path && o.Start <= p.Start && p.End <= o.End
 		}) {
@@ -199,11 +225,11 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	return out, excluded, nil
 }
 
-// quote builds the passage of section s: the lines that best answer q,
+// quote builds the passage of section s: the n lines that best answer q,
 // less those a passage of the same doc above quotes (shown), as ranked
 // search_documents shows them (passage.Question.Shown), a long line cut
 // to where the question's words meet.
-func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool) quotedSection {
+func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool, n int) quotedSection {
 	p := quotedSection{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
 	if p.DocID == "" {
 		p.DocID = s.Path
@@ -214,7 +240,7 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 			p.Heading = sec.Heading
 		}
 	}
-	for _, n := range q.Shown(lines, s.Start, s.End, passage.SectionLines, s.Lines, shown) {
+	for _, n := range q.Shown(lines, s.Start, s.End, n, s.Lines, shown) {
 		if n < 1 || n > len(lines) {
 			continue
 		}

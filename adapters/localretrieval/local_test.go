@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/librarian/librarian/adapters/sqlitesectionindex"
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/knowledge"
+	"github.com/librarian/librarian/domain/passage"
 	"github.com/librarian/librarian/ports/journal"
 	"github.com/librarian/librarian/ports/retrieval"
 	"github.com/librarian/librarian/ports/retrieval/retrievaltest"
@@ -418,5 +420,51 @@ func TestLocateDefinitionLineFirst(t *testing.T) {
 		if h := first0(loc); h.File != tc.file || h.Line != tc.line {
 			t.Errorf("locate %q: first hit %+v, want %s:%d (all: %+v)", tc.query, h, tc.file, tc.line, loc.Hits)
 		}
+	}
+}
+
+// A fourth and fifth passage are quoted, by two lines each, while the
+// answer stays short; with long lines the answer keeps its three.
+func TestAskQuotesMorePassagesWhileShort(t *testing.T) {
+	write := func(root string, line func(doc, n int) string) {
+		for d := 1; d <= 6; d++ {
+			var b strings.Builder
+			fmt.Fprintf(&b, "# Gasket %d\n\n", d)
+			for n := 1; n <= 3; n++ {
+				b.WriteString(line(d, n) + "\n\n")
+			}
+			if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("gasket%d.md", d)), []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	passages := func(root string) []string {
+		a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "what torque does the quillwort gasket take?", Tags: tags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.Split(a.Text, "\n\nAll of them in one call")[0], "\n\n[")[1:]
+	}
+	short := t.TempDir()
+	write(short, func(d, n int) string { return fmt.Sprintf("Quillwort gasket torque note %d of %d.", n, d) })
+	ps := passages(short)
+	if len(ps) != 5 {
+		t.Fatalf("%d passages, want %d while the answer is short:\n%s", len(ps), 5, strings.Join(ps, "\n\n["))
+	}
+	for i, p := range ps {
+		want := passage.SectionLines
+		if i >= 3 {
+			want = 2
+		}
+		if got := strings.Count(p, "\n  L"); got != want {
+			t.Errorf("passage %d quotes %d lines, want %d:\n[%s", i+1, got, want, p)
+		}
+	}
+	long := t.TempDir()
+	write(long, func(d, n int) string {
+		return fmt.Sprintf("Quillwort gasket torque note %d of %d: ", n, d) + strings.Repeat("a long line that goes on ", 7)
+	})
+	if ps := passages(long); len(ps) != 3 {
+		t.Errorf("%d passages, want %d: the answer is long", len(ps), 3)
 	}
 }
