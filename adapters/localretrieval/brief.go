@@ -8,6 +8,7 @@ import (
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/knowledge"
+	"github.com/librarian/librarian/domain/passage"
 	"github.com/librarian/librarian/domain/wording"
 )
 
@@ -19,6 +20,9 @@ const (
 	briefDocSections = 3
 	briefReadFirst   = 3
 	briefTermChecks  = 12
+	// briefLineLen is the longest line a doc of the brief is quoted by
+	// (its best section's best line).
+	briefLineLen = 160
 )
 
 // Brief implements retrieval.Answerer: what the library has on the task
@@ -97,6 +101,7 @@ func (e *Engine) Brief(ctx context.Context, q knowledge.BriefQuery) (_ knowledge
 		return knowledge.EngineAnswer{}, err
 	}
 
+	question := passage.NewQuestion(task)
 	var b strings.Builder
 	budget := BriefTokens * 4 // bytes
 	fmt.Fprintf(&b, "Brief for %q (from the library, by relevance):\n", wording.OneLine(task, 200))
@@ -138,6 +143,11 @@ func (e *Engine) Brief(ctx context.Context, q knowledge.BriefQuery) (_ knowledge
 			parts = append(parts, part)
 		}
 		b.WriteString("   " + strings.Join(parts, " · ") + "\n")
+		if c, ok := content[d.doc.Path]; ok {
+			if n, text, ok := briefLine(question, c, d.secs[0]); ok {
+				fmt.Fprintf(&b, "   L%d: %s\n", n, text)
+			}
+		}
 	}
 	for _, s := range secs {
 		if len(readFirst) == briefReadFirst {
@@ -172,6 +182,28 @@ func (e *Engine) Brief(ctx context.Context, q knowledge.BriefQuery) (_ knowledge
 	}
 	e.log(ctx, "brief", task, q.Tags, served, g, excluded, Provider)
 	return knowledge.EngineAnswer{Text: strings.TrimRight(b.String(), "\n"), Provider: Provider}, nil
+}
+
+// briefLine is the line of section s (of a doc's content) that best
+// answers the task, as librarian_ask and ranked search_documents choose
+// lines (passage.Question.Best; the index's best line when none holds a
+// word of the task), a long one cut to briefLineLen around where the
+// task's words meet.
+func briefLine(q passage.Question, content []byte, s domain.RankedSection) (int, string, bool) {
+	lines := strings.Split(string(content), "\n")
+	best := q.Best(lines, s.Start, s.End, 1)
+	if len(best) == 0 {
+		best = s.Lines
+	}
+	if len(best) == 0 || best[0] < 1 || best[0] > len(lines) {
+		return 0, "", false
+	}
+	text := strings.TrimSpace(strings.TrimRight(lines[best[0]-1], "\r"))
+	if len(text) > briefLineLen {
+		from, to, _ := q.Window(text)
+		text = wording.Excerpt([]byte(text), from, to, briefLineLen, 6)
+	}
+	return best[0], text, text != ""
 }
 
 // missingTerms are the task's words that no section of the library

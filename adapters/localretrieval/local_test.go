@@ -239,6 +239,21 @@ func TestBrief(t *testing.T) {
 	}
 }
 
+// A brief quotes, under each doc, the line of its best section that
+// answers the task, as ask would choose it: the reuse-detection log key,
+// not the section's first line.
+func TestBriefQuotesTheLineThatAnswers(t *testing.T) {
+	b, err := newLocal(t, bundled(t)).Brief(ctx, knowledge.BriefQuery{Task: "add a refresh token reuse alert", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "   § refresh-tokens/reuse-detection L39–43 ~42 tokens · § refresh-tokens/rotation L18–38 ~160 tokens · § refresh-tokens L14–43 ~226 tokens\n" +
+		"   L42: `auth.refresh.reuse` with the family id. The user must log in again.\n"
+	if !strings.Contains(b.Text, want) {
+		t.Errorf("brief lacks the answering line under auth's sections:\n%s", b.Text)
+	}
+}
+
 func TestDepends(t *testing.T) {
 	eng := newLocal(t, bundled(t))
 	d, err := eng.Depends(ctx, "auth")
