@@ -53,56 +53,64 @@ const (
 	missDoc     = "doc not found"
 	missSection = "right doc, other sections"
 	missLine    = "section shown, not the line"
+	missCut     = "line shown, the fact cut off"
 )
 
 // The sections an answer shows, in its two shapes: librarian_ask's
 // passages ("[1] id (path) § section "Heading" · L14–43", the path left out
 // when the id is the path without .md), and ranked search's docs and
-// sections ("id (path) ~400 tokens", then "§ section L14–43 ~226 tokens").
+// sections ("id (path) ~400 tokens", then "§ section L14–43 ~226 tokens"),
+// each followed by its quoted lines ("  L16: …", "L28 [sql code]: …").
 var (
-	askPassage    = regexp.MustCompile(`(?m)^\[\d+\] (\S+)(?: \((\S+)\))? § \S+ "[^"\n]*" · L(\d+)–(\d+)`)
+	askPassage    = regexp.MustCompile(`^\[\d+\] (\S+)(?: \((\S+)\))? § \S+ "[^"\n]*" · L(\d+)–(\d+)`)
 	rankedDoc     = regexp.MustCompile(`^\S+ \((\S+)\) ~\d+ tokens`)
 	rankedSection = regexp.MustCompile(`^§ \S+ L(\d+)–(\d+)`)
+	quotedLine    = regexp.MustCompile(`^\s*L(\d+)(?: \[[^\]]*\])?: `)
 )
 
 // classifyMiss says why answer, which does not hold the fact that src's
 // line states, missed it: the doc is not among those shown, or it is but
 // none of its sections shown holds the line, or one does and the line
-// was not quoted.
+// was not quoted, or was quoted cut short (a long line's excerpt) without
+// the fact.
 func classifyMiss(answer string, src factSource) string {
-	type shown struct {
-		path     string
-		from, to int
-	}
-	var secs []shown
-	for _, m := range askPassage.FindAllStringSubmatch(answer, -1) {
-		path := m[2]
-		if path == "" {
-			path = m[1] + ".md"
-		}
-		from, _ := strconv.Atoi(m[3])
-		to, _ := strconv.Atoi(m[4])
-		secs = append(secs, shown{path, from, to})
-	}
-	doc := ""
-	for _, l := range regexp.MustCompile(`\r?\n`).Split(answer, -1) {
-		if m := rankedDoc.FindStringSubmatch(l); m != nil {
-			doc = m[1]
-		} else if m := rankedSection.FindStringSubmatch(l); m != nil && doc != "" {
-			from, _ := strconv.Atoi(m[1])
-			to, _ := strconv.Atoi(m[2])
-			secs = append(secs, shown{doc, from, to})
-		}
-	}
 	kind := missDoc
-	for _, s := range secs {
-		if s.path != src.path {
+	doc, path := "", "" // ranked search's current doc; the current section's doc
+	for _, l := range regexp.MustCompile(`\r?\n`).Split(answer, -1) {
+		from, to := 0, 0
+		switch {
+		case askPassage.MatchString(l):
+			m := askPassage.FindStringSubmatch(l)
+			path = m[2]
+			if path == "" {
+				path = m[1] + ".md"
+			}
+			from, _ = strconv.Atoi(m[3])
+			to, _ = strconv.Atoi(m[4])
+		case rankedDoc.MatchString(l):
+			doc, path = rankedDoc.FindStringSubmatch(l)[1], ""
+			continue
+		case rankedSection.MatchString(l) && doc != "":
+			m := rankedSection.FindStringSubmatch(l)
+			path = doc
+			from, _ = strconv.Atoi(m[1])
+			to, _ = strconv.Atoi(m[2])
+		case quotedLine.MatchString(l):
+			if n, _ := strconv.Atoi(quotedLine.FindStringSubmatch(l)[1]); path == src.path && n == src.line {
+				return missCut
+			}
+			continue
+		default:
 			continue
 		}
-		if s.from <= src.line && src.line <= s.to {
-			return missLine
+		if path != src.path {
+			continue
 		}
-		kind = missSection
+		if from <= src.line && src.line <= to {
+			kind = missLine
+		} else if kind == missDoc {
+			kind = missSection
+		}
 	}
 	return kind
 }
@@ -126,6 +134,8 @@ func TestClassifyMiss(t *testing.T) {
 		{ranked, factSource{"hono/helpers/ssg.md", 135}, missLine},
 		{ranked, factSource{"hono/helpers/ssg.md", 10}, missSection},
 		{ranked, factSource{"hono/helpers/cookie.md", 135}, missDoc},
+		{ask, factSource{"backend/auth.md", 16}, missCut},
+		{ranked, factSource{"hono/helpers/ssg.md", 71}, missCut},
 	} {
 		if got := classifyMiss(tc.answer, tc.src); got != tc.want {
 			t.Errorf("%s:%d: %q, want %q", tc.src.path, tc.src.line, got, tc.want)

@@ -173,7 +173,7 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 			fmt.Fprintf(&summary, "all       %-8s %-7s %2d/%2d (%3.0f%%)\n", split, way, held[k], asked[k], 100*float64(held[k])/float64(max(asked[k], 1)))
 			// Why the misses were missed: counts, and for the tune sets
 			// the questions too (the held-out ones are not named).
-			for _, kind := range []string{missDoc, missSection, missLine, "no line in the sources"} {
+			for _, kind := range []string{missDoc, missSection, missLine, missCut, "no line in the sources"} {
 				ids := whyMissed[k][kind]
 				if len(ids) == 0 {
 					continue
