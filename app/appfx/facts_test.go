@@ -30,22 +30,23 @@ var factCorpora = []struct {
 	{"library", filepath.Join("..", "..", "library")},
 	{"examples", filepath.Join("..", "..", "testdata", "librarian-examples", "docs")},
 	{"vitest-docs", filepath.Join("..", "..", "testdata", "vitest-docs", "docs")},
+	{"vite-docs", filepath.Join("..", "..", "testdata", "vite-docs", "docs")},
 }
 
 // factHeldOutGoal is issue 21's goal for the held-out share, which the
 // figures below do not reach yet; factHeldOutFloor is how many held-out
-// questions of all three corpora each way of asking answers now, and may
+// questions of all the corpora each way of asking answers now, and may
 // not fall under: a change that loses held-out facts fails here, one that
 // gains raises the floor. The floor is over all the corpora, not each:
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 54, "ranked": 61}
+var factHeldOutFloor = map[string]int{"ask": 71, "ranked": 78}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres), whose ranking is its own (ts_rank_cd, idf-weighed
 // terms), so its figures are too.
-var factHeldOutFloorPostgres = map[string]int{"ask": 52, "ranked": 59}
+var factHeldOutFloorPostgres = map[string]int{"ask": 68, "ranked": 75}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,
