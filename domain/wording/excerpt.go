@@ -10,11 +10,19 @@ import (
 // [start, end) (byte offsets), up to 1/before of them before it and the
 // rest after, marking each cut with '…'; when the line's end is in view
 // the whole window goes before it. A trailing '\r' (CRLF files) is
-// dropped. A line no longer than maxRunes is returned whole.
+// dropped. A line no longer than maxRunes is returned whole; a longer one
+// has its runs of spaces and tabs shown as one space and its trailing ones
+// dropped first (and is whole if that makes it short enough).
 func Excerpt(line []byte, start, end, maxRunes, before int) string {
 	maxHitRunes := maxRunes
 	before = max(before, 1)
 	line = bytes.TrimSuffix(line, []byte("\r"))
+	if utf8.RuneCount(line) <= maxHitRunes {
+		return string(line)
+	}
+	// A long line's runs of blanks (a table row's padding, alignment) are
+	// shown as one space: the window is spent on words.
+	line, start, end = collapseBlanks(line, start, end)
 	if utf8.RuneCount(line) <= maxHitRunes {
 		return string(line)
 	}
@@ -48,4 +56,49 @@ func Excerpt(line []byte, start, end, maxRunes, before int) string {
 		b.WriteString("…")
 	}
 	return b.String()
+}
+
+// collapseBlanks returns line with each run of two or more spaces or tabs
+// replaced by one space and trailing blanks dropped, and the byte offsets
+// start and end moved to the same places in it.
+func collapseBlanks(line []byte, start, end int) ([]byte, int, int) {
+	isBlank := func(c byte) bool { return c == ' ' || c == '\t' }
+	out := make([]byte, 0, len(line))
+	newStart, newEnd := -1, -1
+	for i := 0; i < len(line); {
+		if i >= start && newStart < 0 {
+			newStart = len(out)
+		}
+		if i >= end && newEnd < 0 {
+			newEnd = len(out)
+		}
+		if !isBlank(line[i]) {
+			out = append(out, line[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && isBlank(line[j]) {
+			j++
+		}
+		if j-i == 1 {
+			out = append(out, line[i])
+		} else if j < len(line) {
+			out = append(out, ' ')
+		}
+		if start > i && start < j && newStart < 0 {
+			newStart = len(out)
+		}
+		if end > i && end < j && newEnd < 0 {
+			newEnd = len(out)
+		}
+		i = j
+	}
+	if newStart < 0 {
+		newStart = len(out)
+	}
+	if newEnd < 0 {
+		newEnd = len(out)
+	}
+	return bytes.TrimRight(out, " \t"), min(newStart, len(bytes.TrimRight(out, " \t"))), min(newEnd, len(bytes.TrimRight(out, " \t")))
 }

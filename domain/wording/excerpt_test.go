@@ -1,0 +1,46 @@
+package wording
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// A long table row's padding is shown as one space, so the window holds
+// the row's words: its first cell (an option's name) stays in view.
+func TestExcerptCollapsesPadding(t *testing.T) {
+	row := "| `--experimentalBundle`    | Use experimental full bundle mode (`boolean`)" + strings.Repeat(" ", 150) + "|"
+	at := strings.Index(row, "full")
+	got := Excerpt([]byte(row), at, at+4, 200, 6)
+	if want := "| `--experimentalBundle` | Use experimental full bundle mode (`boolean`) |"; got != want {
+		t.Errorf("Excerpt = %q, want %q", got, want)
+	}
+	// Offsets inside the collapsed line still point at the match.
+	long := strings.Repeat("word ", 30) + "   " + "the match" + strings.Repeat("  tail", 40)
+	at = strings.Index(long, "the match")
+	got = Excerpt([]byte(long), at, at+len("the match"), 60, 6)
+	if !strings.Contains(got, "the match") || !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "…") || strings.Contains(got, "  ") {
+		t.Errorf("Excerpt = %q: want the match, cut on both sides, no double space", got)
+	}
+	// A short line is whole, blanks and all.
+	if got := Excerpt([]byte("a  b"), 0, 1, 200, 6); got != "a  b" {
+		t.Errorf("short line: %q", got)
+	}
+}
+
+func FuzzExcerptKeepsTheMatch(f *testing.F) {
+	f.Add("| a   | b  c   |     d", 6, 7, 10)
+	f.Fuzz(func(t *testing.T, line string, start, end, max int) {
+		if max < 8 || max > 400 || start < 0 || end < start || end > len(line) || !strings.HasPrefix(line[start:], strings.TrimSpace(line[start:end])) {
+			return
+		}
+		got := Excerpt([]byte(line), start, end, max, 6)
+		if n := len([]rune(got)); n > max+2 {
+			t.Fatalf("Excerpt is %d runes, over %d (+2 marks): %q", n, max, got)
+		}
+		match := line[start:end]
+		if len([]rune(match)) <= max/2 && !strings.ContainsAny(match, " \t\r") && utf8.ValidString(line) && !strings.Contains(got, match) {
+			t.Fatalf("Excerpt %q lost the match %q of %q", got, match, line)
+		}
+	})
+}
