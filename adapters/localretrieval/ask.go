@@ -247,8 +247,8 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 		text := strings.TrimRight(lines[n-1], "\r")
 		if len(text) > maxQuotedLineLen {
 			// A long line is quoted around where the question's words
-			// meet, the fact usually after them (passage.Question.Window).
-			from, to, _ := q.Window(text)
+			// meet, the fact usually after them (passage.Question.WindowWithin).
+			from, to, _ := q.WindowWithin(text, maxQuotedLineLen-maxQuotedLineLen/6)
 			text = wording.Excerpt([]byte(text), from, to, maxQuotedLineLen, 6)
 		}
 		p.Quote = append(p.Quote, quotedLine{N: n, Text: text})

@@ -200,7 +200,7 @@ func briefLine(q passage.Question, content []byte, s domain.RankedSection) (int,
 	}
 	text := strings.TrimSpace(strings.TrimRight(lines[best[0]-1], "\r"))
 	if len(text) > briefLineLen {
-		from, to, _ := q.Window(text)
+		from, to, _ := q.WindowWithin(text, briefLineLen-briefLineLen/6)
 		text = wording.Excerpt([]byte(text), from, to, briefLineLen, 6)
 	}
 	return best[0], text, text != ""

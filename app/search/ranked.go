@@ -37,10 +37,14 @@ const (
 )
 
 // rankedHitRunes is how much of a long line a ranked hit shows, around
-// where the question's words meet (passage.Question.Window): a ranked
+// where the question's words meet (passage.Question.WindowWithin): a ranked
 // answer is read to choose what to fetch, and a paragraph on one line
 // would otherwise cost ~75 tokens a hit.
 const rankedHitRunes = 200
+
+// rankedHitBefore: up to 1/rankedHitBefore of a long hit's excerpt comes
+// before the question's words, the rest after them (wording.Excerpt).
+const rankedHitBefore = 6
 
 // searchRanked answers mode "ranked": the top sections for the query's
 // words, in the shape of every search answer (writeDocHits): per doc, in
@@ -194,7 +198,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines))
 	}
 	var body strings.Builder
-	style := hitStyle{context: req.Context, tagFilter: req.Tags, lineRunes: rankedHitRunes, before: 6}
+	style := hitStyle{context: req.Context, tagFilter: req.Tags, lineRunes: rankedHitRunes, before: rankedHitBefore}
 	for _, g := range groups {
 		body.WriteString("\n")
 		writeDocHits(&body, g, style)
@@ -240,7 +244,7 @@ func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, c
 	for _, l := range best {
 		h := hit{Line: l}
 		// A long line is shown around where the question's words meet.
-		if from, to, ok := q.Window(string(v.Line(content, l))); ok {
+		if from, to, ok := q.WindowWithin(string(v.Line(content, l)), rankedHitRunes-rankedHitRunes/rankedHitBefore); ok {
 			h.Start, h.End = from, to
 		}
 		sh.hits = append(sh.hits, h)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzShown: whatever the question, the text and the range, Shown answers
@@ -50,6 +51,27 @@ func FuzzShown(f *testing.F) {
 			if r < 0 || r > 1.0000001 {
 				t.Fatalf("Rank score %v outside [0, 1]", r)
 			}
+		}
+	})
+}
+
+// FuzzWindowWithin: a window lies inside its line, starts and ends on a
+// word holding a term, and is no wider than asked unless one word is.
+func FuzzWindowWithin(f *testing.F) {
+	f.Add("which hash does etag use", "By default, it uses SHA-1 to hash the body; etag digests", 20)
+	f.Add("a b c", "", 0)
+	f.Fuzz(func(t *testing.T, question, line string, width int) {
+		width = max(width%400, 1)
+		q := NewQuestion(question)
+		from, to, ok := q.WindowWithin(line, width)
+		if !ok {
+			return
+		}
+		if from < 0 || to > len(line) || from >= to {
+			t.Fatalf("window %d..%d of a %d-byte line", from, to, len(line))
+		}
+		if n := utf8.RuneCountInString(line[from:to]); n > width && len(q.termWords(line[from:to])) > 1 {
+			t.Fatalf("window %q is %d runes, over %d, and holds more than one word", line[from:to], n, width)
 		}
 	})
 }

@@ -381,38 +381,84 @@ func isBlankOrFence(s string) bool {
 	return t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || strings.Trim(t, "-|: ") == ""
 }
 
-// Window returns where in line the question's words lie closest together:
+// WindowWithin returns where in line the question's words lie closest
+// together, for an excerpt that shows width runes of the line from there:
 // the byte offsets of the smallest run of words holding every distinct
 // term the line holds (ok is false when it holds none). An answer that
 // shows only part of a long line shows this part: in a paragraph written
 // on one line, the fact the question asks for is rarely at its start.
-func (q Question) Window(line string) (start, end int, ok bool) {
-	if q.Empty() {
+// When that run is wider than width, it is the run at most width runes wide that
+// holds the most of the question's distinct terms (a word asked weighing 1,
+// a word the docs use for one relatedWeight), the narrowest of those, and
+// of equal ones the first. A sentence that names the topic early and the
+// fact late ("…set `future.removePluginHookSsrArgument` to "warn" in your
+// config") is shown where more of the question's words meet.
+func (q Question) WindowWithin(line string, width int) (start, end int, ok bool) {
+	words := q.termWords(line)
+	if len(words) == 0 {
 		return 0, 0, false
+	}
+	from, to := smallestRun(words)
+	if words[to].runeTo-words[from].runeFrom <= width {
+		return words[from].from, words[to].to, true
+	}
+	bestScore, bestFrom, bestTo := -1.0, 0, 0
+	for i := range words {
+		held := map[string]bool{}
+		score := 0.0
+		for j := i; j < len(words) && words[j].runeTo-words[i].runeFrom <= width; j++ {
+			if t := words[j].term; !held[t] {
+				held[t] = true
+				if q.related[t] {
+					score += relatedWeight
+				} else {
+					score++
+				}
+			}
+			narrower := words[j].runeTo-words[i].runeFrom < words[bestTo].runeTo-words[bestFrom].runeFrom
+			if score > bestScore || score == bestScore && narrower {
+				bestScore, bestFrom, bestTo = score, i, j
+			}
+		}
+	}
+	return words[bestFrom].from, words[bestTo].to, true
+}
+
+// termWord is a word of a line that holds one of the question's terms:
+// its byte and rune offsets in the line.
+type termWord struct {
+	from, to         int
+	runeFrom, runeTo int
+	term             string
+}
+
+// termWords returns the words of line that hold one of q's terms, in
+// order.
+func (q Question) termWords(line string) []termWord {
+	if q.Empty() {
+		return nil
 	}
 	want := make(map[string]bool, len(q.terms))
 	for _, t := range q.terms {
 		want[t] = true
 	}
-	type word struct {
-		from, to int
-		term     string
-	}
-	var words []word
-	i := 0
+	var words []termWord
+	i, runes := 0, 0
 	for i < len(line) {
 		r, size := utf8.DecodeRuneInString(line[i:])
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
 			i += size
+			runes++
 			continue
 		}
-		j := i
+		j, runesJ := i, runes
 		for j < len(line) {
 			r, size := utf8.DecodeRuneInString(line[j:])
 			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
 				break
 			}
 			j += size
+			runesJ++
 		}
 		for _, w := range Words(line[i:j]) {
 			s := Stem(w)
@@ -428,15 +474,18 @@ func (q Question) Window(line string) (start, end int, ok bool) {
 				}
 			}
 			if term != "" {
-				words = append(words, word{i, j, term})
+				words = append(words, termWord{i, j, runes, runesJ, term})
 				break
 			}
 		}
-		i = j
+		i, runes = j, runesJ
 	}
-	if len(words) == 0 {
-		return 0, 0, false
-	}
+	return words
+}
+
+// smallestRun returns the first and last of the words of the smallest
+// run (in bytes) holding every distinct term of words.
+func smallestRun(words []termWord) (int, int) {
 	distinct := map[string]int{}
 	for _, w := range words {
 		distinct[w.term] = 0
@@ -459,7 +508,7 @@ func (q Question) Window(line string) (start, end int, ok bool) {
 			lo++
 		}
 	}
-	return words[bestFrom].from, words[bestTo].to, true
+	return bestFrom, bestTo
 }
 
 // holdsWord reports whether a line holds two letters or digits in a row,

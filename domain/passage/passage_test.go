@@ -207,3 +207,22 @@ func TestShownSkipsABracketForTheAnnouncedLine(t *testing.T) {
 		t.Errorf("Shown = %v, want line 1 alone: past the bracket, the next line is too far", got)
 	}
 }
+
+// A long line's window is where the question's words meet; when they
+// spread wider than the excerpt, the part of the line holding most of them.
+func TestWindowWithin(t *testing.T) {
+	q := NewQuestion("what setting in the future config warns about plugin hooks that read options.ssr?")
+	line := "The deprecation of `options.ssr` is planned for a future major. At that point we'll start recommending " +
+		"migrating your plugins to use the new API. To identify your usage, set `future.removePluginHookSsrArgument` to \"warn\" in your vite config."
+	from, to, ok := q.WindowWithin(line, 400)
+	if !ok || from != strings.Index(line, "options") || to != len(line)-len(".") {
+		t.Errorf("wide excerpt: window %d..%d (%q), want from options.ssr to config", from, to, line[from:to])
+	}
+	from, to, ok = q.WindowWithin(line, 90)
+	if got := line[from:to]; !ok || !strings.Contains(got, "future.removePluginHookSsrArgument") || !strings.HasSuffix(got, "config") {
+		t.Errorf("90-rune excerpt: window %q, want the part naming the setting, up to config", got)
+	}
+	if _, _, ok := q.WindowWithin("nothing asked here", 90); ok {
+		t.Error("a line holding no word of the question has no window")
+	}
+}
