@@ -225,11 +225,11 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	return out, excluded, nil
 }
 
-// quote builds the passage of section s: the n lines that best answer q,
+// quote builds the passage of section s: the nLines lines that best answer q,
 // less those a passage of the same doc above quotes (shown), as ranked
 // search_documents shows them (passage.Question.Shown), a long line cut
 // to where the question's words meet.
-func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool, n int) quotedSection {
+func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool, nLines int) quotedSection {
 	p := quotedSection{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
 	if p.DocID == "" {
 		p.DocID = s.Path
@@ -240,7 +240,7 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 			p.Heading = sec.Heading
 		}
 	}
-	for _, n := range q.Shown(lines, s.Start, s.End, n, s.Lines, shown) {
+	for _, n := range q.Shown(lines, s.Start, s.End, nLines, s.Lines, shown) {
 		if n < 1 || n > len(lines) {
 			continue
 		}
