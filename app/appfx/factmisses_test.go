@@ -34,6 +34,7 @@ func factSources(t *testing.T) map[string]factSource {
 		filepath.Join("..", "..", "testdata", "eval", "facts", "SOURCES-heldout2.md"),
 		filepath.Join("..", "..", "testdata", "vitest-docs", "questions-sources.md"),
 		filepath.Join("..", "..", "testdata", "vite-docs", "questions-sources.md"),
+		filepath.Join("..", "..", "testdata", "prettier-docs", "questions-sources.md"),
 	} {
 		raw, err := os.ReadFile(file)
 		if err != nil {

@@ -31,6 +31,7 @@ var factCorpora = []struct {
 	{"examples", filepath.Join("..", "..", "testdata", "librarian-examples", "docs")},
 	{"vitest-docs", filepath.Join("..", "..", "testdata", "vitest-docs", "docs")},
 	{"vite-docs", filepath.Join("..", "..", "testdata", "vite-docs", "docs")},
+	{"prettier-docs", filepath.Join("..", "..", "testdata", "prettier-docs", "docs")},
 }
 
 // factHeldOutGoal is issue 21's goal for the held-out share, which the
@@ -41,12 +42,12 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 72, "ranked": 79}
+var factHeldOutFloor = map[string]int{"ask": 88, "ranked": 95}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres), whose ranking is its own (ts_rank_cd, idf-weighed
 // terms), so its figures are too.
-var factHeldOutFloorPostgres = map[string]int{"ask": 69, "ranked": 76}
+var factHeldOutFloorPostgres = map[string]int{"ask": 82, "ranked": 91}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,
