@@ -48,9 +48,13 @@ const (
 	askBudgetBytes  = 1600
 	// askCandidates are the sections asked of the index, as ranked
 	// search_documents asks for its five.
-	askCandidates     = 15
-	maxQuotedLineLen  = 200
-	weakPassageFactor = 0.5 // a passage scoring under this share of the best one (passage.Question.Rank) is left out
+	askCandidates    = 15
+	maxQuotedLineLen = 200
+	// firstQuotedLineLen is maxQuotedLineLen for the first passage's
+	// lines, the likeliest to hold the answer, as ranked search shows its
+	// best section's (a fact stated late in a long sentence).
+	firstQuotedLineLen = 300
+	weakPassageFactor  = 0.5 // a passage scoring under this share of the best one (passage.Question.Rank) is left out
 )
 
 // Ask implements retrieval.Answerer: the few sections that answer best,
@@ -214,7 +218,11 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if len(out) >= askPassages {
 			quoted = askTailLines
 		}
-		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path], quoted)
+		lineLen := maxQuotedLineLen
+		if len(out) == 0 {
+			lineLen = firstQuotedLineLen
+		}
+		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path], quoted, lineLen)
 		if len(p.Quote) == 0 && slices.ContainsFunc(out, func(o quotedSection) bool {
 			return o.Path == p.Path && o.Start <= p.Start && p.End <= o.End
 		}) {
@@ -229,7 +237,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 // less those a passage of the same doc above quotes (shown), as ranked
 // search_documents shows them (passage.Question.Shown), a long line cut
 // to where the question's words meet.
-func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool, nLines int) quotedSection {
+func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool, nLines, lineLen int) quotedSection {
 	p := quotedSection{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
 	if p.DocID == "" {
 		p.DocID = s.Path
@@ -245,11 +253,11 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 			continue
 		}
 		text := strings.TrimRight(lines[n-1], "\r")
-		if len(text) > maxQuotedLineLen {
+		if len(text) > lineLen {
 			// A long line is quoted around where the question's words
 			// meet, the fact usually after them (passage.Question.WindowWithin).
-			from, to, _ := q.WindowWithin(text, maxQuotedLineLen-maxQuotedLineLen/6)
-			text = wording.Excerpt([]byte(text), from, to, maxQuotedLineLen, 6)
+			from, to, _ := q.WindowWithin(text, lineLen-lineLen/6)
+			text = wording.Excerpt([]byte(text), from, to, lineLen, 6)
 		}
 		p.Quote = append(p.Quote, quotedLine{N: n, Text: text})
 	}

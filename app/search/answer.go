@@ -38,6 +38,9 @@ type docHits struct {
 type sectionHits struct {
 	sec  domain.Section
 	hits []hit // in line order, inside sec
+	// lineRunes, when not 0, is how much of a long hit line this section
+	// shows, instead of its style's.
+	lineRunes int
 }
 
 // hitStyle is what a search request asks of the answer's shape.
@@ -86,6 +89,7 @@ func writeDocHits(b *strings.Builder, g docHits, st hitStyle) {
 	w.fixed = true
 	for _, sh := range g.sections {
 		writeSectionLine(b, sh.sec, g.v, len(g.p.Content), true)
+		w.st.lineRunes = cmp.Or(sh.lineRunes, st.lineRunes)
 		w.run(sh.hits, max(first, sh.sec.Start), min(last, sh.sec.End))
 	}
 }

@@ -42,6 +42,10 @@ const (
 // would otherwise cost ~75 tokens a hit.
 const rankedHitRunes = 200
 
+// rankedFirstHitRunes is rankedHitRunes for the best section's lines, the
+// likeliest to hold the answer: a fact stated late in a long sentence.
+const rankedFirstHitRunes = 300
+
 // rankedHitBefore: up to 1/rankedHitBefore of a long hit's excerpt comes
 // before the question's words, the rest after them (wording.Excerpt).
 const rankedHitBefore = 6
@@ -195,7 +199,11 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		if shownLines[c.d.Path] == nil {
 			shownLines[c.d.Path] = map[int]bool{}
 		}
-		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines))
+		lineRunes := rankedHitRunes
+		if shown == 1 {
+			lineRunes = rankedFirstHitRunes
+		}
+		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines, lineRunes))
 	}
 	var body strings.Builder
 	style := hitStyle{context: req.Context, tagFilter: req.Tags, lineRunes: rankedHitRunes, before: rankedHitBefore}
@@ -238,13 +246,13 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 // lines when none scores), at most nLines, in line order, less those
 // a section of the doc shown above shows already (shown, which it adds
 // its own to): a section and its subsection found both quote a line once.
-func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte, shown map[int]bool, nLines int) sectionHits {
+func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte, shown map[int]bool, nLines, lineRunes int) sectionHits {
 	best := q.Shown(textLines(v, content, s.Start, s.End), s.Start, s.End, nLines, s.Lines, shown)
-	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}}
+	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}, lineRunes: lineRunes}
 	for _, l := range best {
 		h := hit{Line: l}
 		// A long line is shown around where the question's words meet.
-		if from, to, ok := q.WindowWithin(string(v.Line(content, l)), rankedHitRunes-rankedHitRunes/rankedHitBefore); ok {
+		if from, to, ok := q.WindowWithin(string(v.Line(content, l)), lineRunes-lineRunes/rankedHitBefore); ok {
 			h.Start, h.End = from, to
 		}
 		sh.hits = append(sh.hits, h)

@@ -144,3 +144,32 @@ func TestRankedSearchesTheDocsWordsToo(t *testing.T) {
 		t.Errorf("answer lacks the default size (100kb):\n%s", got)
 	}
 }
+
+// The best section's long lines are shown wider (rankedFirstHitRunes) than
+// the others' (rankedHitRunes): a fact stated late in a long sentence of
+// the likeliest answer is in view, a later section's is cut.
+func TestRankedShowsTheBestSectionWider(t *testing.T) {
+	dir := t.TempDir()
+	filler := strings.Repeat("and the flange is cleaned before it is fitted ", 4)
+	docs := map[string]string{
+		"a.md": "# Quillwort gasket\n\nThe quillwort gasket torque is set in two passes, " + filler + "and the final value is `42 Nm`.\n",
+		"b.md": "# Seals\n\nA gasket torque note for other seals: " + filler + "the value there is `17 Nm`.\n",
+	}
+	for name, text := range docs {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(strings.Split(docs["a.md"], "\n")[2]); n <= rankedHitRunes || n > rankedFirstHitRunes {
+		t.Fatalf("a.md's line is %d bytes: the test wants it between rankedHitRunes and rankedFirstHitRunes", n)
+	}
+	lib := indexedCopy(t, "frontmatter", dir)
+	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{
+		Query: "what torque does the quillwort gasket take?", Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "`42 Nm`") || strings.Contains(got, "`17 Nm`") || strings.Index(got, "a (a.md)") > strings.Index(got, "b (b.md)") {
+		t.Errorf("want a.md first with its line whole (42 Nm), b.md's cut before its value (17 Nm):\n%s", got)
+	}
+}
