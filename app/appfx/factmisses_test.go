@@ -35,6 +35,7 @@ func factSources(t *testing.T) map[string]factSource {
 		filepath.Join("..", "..", "testdata", "vitest-docs", "questions-sources.md"),
 		filepath.Join("..", "..", "testdata", "vite-docs", "questions-sources.md"),
 		filepath.Join("..", "..", "testdata", "prettier-docs", "questions-sources.md"),
+		filepath.Join("..", "..", "testdata", "eslint-docs", "questions-sources.md"),
 	} {
 		raw, err := os.ReadFile(file)
 		if err != nil {

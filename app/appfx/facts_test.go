@@ -32,6 +32,7 @@ var factCorpora = []struct {
 	{"vitest-docs", filepath.Join("..", "..", "testdata", "vitest-docs", "docs")},
 	{"vite-docs", filepath.Join("..", "..", "testdata", "vite-docs", "docs")},
 	{"prettier-docs", filepath.Join("..", "..", "testdata", "prettier-docs", "docs")},
+	{"eslint-docs", filepath.Join("..", "..", "testdata", "eslint-docs", "docs")},
 }
 
 // factHeldOutGoal is issue 21's goal for the held-out share, which the
@@ -42,12 +43,12 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 90, "ranked": 97}
+var factHeldOutFloor = map[string]int{"ask": 100, "ranked": 108}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres), whose ranking is its own (ts_rank_cd, idf-weighed
 // terms), so its figures are too.
-var factHeldOutFloorPostgres = map[string]int{"ask": 84, "ranked": 93}
+var factHeldOutFloorPostgres = map[string]int{"ask": 91, "ranked": 102}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,
