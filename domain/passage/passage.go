@@ -319,7 +319,7 @@ func (q Question) Shown(lines []string, from, to, n int, fallback []int, shown m
 		}
 		for k := l + 1; k <= min(to, len(lines), l+3); k++ {
 			t := strings.TrimSpace(lines[k-1])
-			if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || !holdsWord(t) {
+			if isBlankOrFence(t) || strings.HasPrefix(t, ":::") || !holdsWord(t) {
 				continue
 			}
 			if utf8.RuneCountInString(t) <= announcedLineRunes && !shown[k] && !slices.Contains(best, k) {

@@ -226,3 +226,21 @@ func TestWindowWithin(t *testing.T) {
 		t.Error("a line holding no word of the question has no window")
 	}
 }
+
+// A container marker (":::incorrect", "::: tip") is markup, as a fence is:
+// what a line ending in a colon announces is the line past it.
+func TestShownSkipsAContainerMarker(t *testing.T) {
+	q := NewQuestion("does camelcase check names pulled in with import?")
+	lines := []string{
+		"Examples of **incorrect** code for camelcase with the default option:", // 1
+		":::incorrect",                       // 2
+		"```js",                              // 3
+		"import { snake_cased } from 'mod';", // 4
+		"```",                                // 5
+		":::",                                // 6
+	}
+	got := q.Shown(lines, 1, 6, 1, nil, map[int]bool{})
+	if !slices.Equal(got, []int{1, 4}) {
+		t.Errorf("Shown = %v, want the announcing line 1 and the code line 4, not the marker of line 2", got)
+	}
+}
