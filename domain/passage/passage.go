@@ -319,7 +319,7 @@ func (q Question) Shown(lines []string, from, to, n int, fallback []int, shown m
 		}
 		for k := l + 1; k <= min(to, len(lines), l+3); k++ {
 			t := strings.TrimSpace(lines[k-1])
-			if isBlankOrFence(t) || strings.HasPrefix(t, ":::") || !holdsWord(t) {
+			if isBlankOrFence(t) || strings.HasPrefix(t, ":::") || isCommentLine(t) || !holdsWord(t) {
 				continue
 			}
 			if utf8.RuneCountInString(t) <= announcedLineRunes && !shown[k] && !slices.Contains(best, k) {
@@ -524,6 +524,18 @@ func holdsWord(line string) bool {
 			}
 		} else {
 			run = 0
+		}
+	}
+	return false
+}
+
+// isCommentLine reports whether a (trimmed) line is a code comment alone
+// ("// eslint.config.js", "# install it", "<!-- … -->"): the file name or
+// remark a code example opens with, not what the line before announced.
+func isCommentLine(t string) bool {
+	for _, p := range []string{"//", "/*", "<!--", "# ", "-- "} {
+		if strings.HasPrefix(t, p) {
+			return true
 		}
 	}
 	return false

@@ -244,3 +244,22 @@ func TestShownSkipsAContainerMarker(t *testing.T) {
 		t.Errorf("Shown = %v, want the announcing line 1 and the code line 4, not the marker of line 2", got)
 	}
 }
+
+// A code comment that opens an example ("// eslint.config.js") is not what
+// a line ending in a colon announces.
+func TestShownSkipsAnOpeningComment(t *testing.T) {
+	q := NewQuestion("how do I apply a rule only to files under src?")
+	lines := []string{
+		"For example, to apply the rule only to files in your `src` directory:", // 1
+		"```js",                      // 2
+		"// eslint.config.js",        // 3
+		"export default [",           // 4
+		"  { files: [\"src/**\"] },", // 5
+		"];",                         // 6
+		"```",                        // 7
+	}
+	got := q.Shown(lines, 1, 7, 1, nil, map[int]bool{})
+	if !slices.Equal(got, []int{1, 4}) {
+		t.Errorf("Shown = %v, want the announcing line 1 and line 4, not the comment of line 3", got)
+	}
+}
