@@ -488,17 +488,7 @@ func TestAskQuotesMorePassagesWhileShort(t *testing.T) {
 // the others' (200): a fact stated late in a long sentence of the
 // likeliest answer is in view.
 func TestAskQuotesTheFirstPassageWider(t *testing.T) {
-	root := t.TempDir()
-	filler := strings.Repeat("and the flange is cleaned before it is fitted ", 4)
-	docs := map[string]string{
-		"a.md": "# Quillwort gasket\n\nThe quillwort gasket torque is set in two passes, " + filler + "and the final value is `42 Nm`.\n",
-		"b.md": "# Seals\n\nA gasket torque note for other seals: " + filler + "the value there is `17 Nm`.\n",
-	}
-	for name, text := range docs {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := copyDir(t, filepath.Join("..", "..", "testdata", "longlines"))
 	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "what torque does the quillwort gasket take?", Tags: tags})
 	if err != nil {
 		t.Fatal(err)

@@ -149,21 +149,14 @@ func TestRankedSearchesTheDocsWordsToo(t *testing.T) {
 // the others' (rankedHitRunes): a fact stated late in a long sentence of
 // the likeliest answer is in view, a later section's is cut.
 func TestRankedShowsTheBestSectionWider(t *testing.T) {
-	dir := t.TempDir()
-	filler := strings.Repeat("and the flange is cleaned before it is fitted ", 4)
-	docs := map[string]string{
-		"a.md": "# Quillwort gasket\n\nThe quillwort gasket torque is set in two passes, " + filler + "and the final value is `42 Nm`.\n",
-		"b.md": "# Seals\n\nA gasket torque note for other seals: " + filler + "the value there is `17 Nm`.\n",
+	raw, err := os.ReadFile("../../testdata/longlines/a.md")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, text := range docs {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := len(strings.Split(docs["a.md"], "\n")[2]); n <= rankedHitRunes || n > rankedFirstHitRunes {
+	if n := len(strings.Split(string(raw), "\n")[2]); n <= rankedHitRunes || n > rankedFirstHitRunes {
 		t.Fatalf("a.md's line is %d bytes: the test wants it between rankedHitRunes and rankedFirstHitRunes", n)
 	}
-	lib := indexedCopy(t, "frontmatter", dir)
+	lib := indexedCopy(t, "frontmatter", "../../testdata/longlines")
 	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{
 		Query: "what torque does the quillwort gasket take?", Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
 	if err != nil {
