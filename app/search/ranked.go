@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
@@ -205,6 +207,9 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		}
 		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines, lineRunes))
 	}
+	for gi := range groups {
+		groups[gi].sections = withDefinitions(groups[gi], shownLines[groups[gi].doc.Path])
+	}
 	var body strings.Builder
 	style := hitStyle{context: req.Context, tagFilter: req.Tags, lineRunes: rankedHitRunes, before: rankedHitBefore}
 	for _, g := range groups {
@@ -268,4 +273,95 @@ func textLines(v *textmatch.Text, content []byte, first, last int) []string {
 		lines[k-1] = string(v.Line(content, k))
 	}
 	return lines
+}
+
+// codeNameHeading is a heading that names a code identifier (an option, a
+// function, a key: allowShortCircuit, browser.connectTimeout, --no-color,
+// max_tokens), not a word of prose: its leading name.
+var codeNameHeading = regexp.MustCompile("^`?(-{0,2}[A-Za-z_$][\\w$]*(?:[.-][\\w$]+)*)")
+
+// withDefinitions returns a doc's shown sections with, before the first
+// subsection of a parent that defines its name, that parent's defining
+// line: a rule's "Options" list ("* `allowShortCircuit` set to `true` will
+// allow ...") states what each option's own subsection only shows by
+// example. The line is the first of the parent's own lines (those before
+// its first subsection) not shown yet that names the subsection's heading,
+// when that heading is a code name; a parent's lines for several subsections are
+// shown together, before the first of them, and a line shown already is
+// not shown again (shown, which it adds to). The sections shown, their
+// count and order are unchanged: the lines are context, as a table's header
+// row is.
+func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
+	secs := g.p.Structure.Sections
+	index := make(map[string]int, len(secs))
+	for i, s := range secs {
+		index[s.ID] = i
+	}
+	defs := map[int][]int{} // parent section index -> its defining lines
+	var order []int         // parents, before which shown section they go
+	before := map[int]int{}
+	for k, sh := range g.sections {
+		i, ok := index[sh.sec.ID]
+		if !ok || secs[i].Parent < 0 {
+			continue
+		}
+		m := codeNameHeading.FindStringSubmatch(secs[i].Heading)
+		if m == nil || !isCodeName(m[1]) {
+			continue
+		}
+		pi := secs[i].Parent
+		own := secs[pi].End
+		if pi+1 < len(secs) && secs[pi+1].Start-1 < own {
+			own = secs[pi+1].Start - 1
+		}
+		for l := secs[pi].Start + 1; l <= own; l++ {
+			line := string(g.v.Line(g.p.Content, l))
+			if shown[l] || strings.HasPrefix(strings.TrimSpace(line), "#") || !strings.Contains(line, m[1]) {
+				continue
+			}
+			shown[l] = true
+			if _, seen := defs[pi]; !seen {
+				order = append(order, pi)
+				before[pi] = k
+			}
+			defs[pi] = append(defs[pi], l)
+			break
+		}
+	}
+	if len(order) == 0 {
+		return g.sections
+	}
+	var out []sectionHits
+	for k, sh := range g.sections {
+		for _, pi := range order {
+			if before[pi] != k {
+				continue
+			}
+			lines := defs[pi]
+			slices.Sort(lines)
+			d := sectionHits{sec: secs[pi]}
+			for _, l := range lines {
+				d.hits = append(d.hits, hit{Line: l})
+			}
+			out = append(out, d)
+		}
+		out = append(out, sh)
+	}
+	return out
+}
+
+// isCodeName reports whether a heading's leading name is a code name, not
+// a word: it has a capital after its first letter, or a '_', '.', '-' or
+// '$' inside, and four characters at least.
+func isCodeName(name string) bool {
+	name = strings.TrimLeft(name, "-")
+	if len(name) < 4 {
+		return false
+	}
+	for i, r := range name {
+		if i > 0 && (unicode.IsUpper(r) || strings.ContainsRune("_.-$", r)) {
+			return true
+		}
+	}
+	return false
 }

@@ -166,3 +166,23 @@ func TestRankedShowsTheBestSectionWider(t *testing.T) {
 		t.Errorf("want a.md first with its line whole (42 Nm), b.md's cut before its value (17 Nm):\n%s", got)
 	}
 }
+
+// A subsection named for a code name (an option) found by a question is
+// shown after its parent's line that defines the name: the rule's Options
+// list says what the option does; its own subsection only shows examples.
+func TestRankedShowsTheOptionsDefinition(t *testing.T) {
+	lib := indexedCopy(t, "frontmatter", "../../testdata/definitions")
+	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{
+		Query: "can quillwort-rule let me fit a gasket with allowDryFit?", Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The Options section is found itself and shows the allowDryFit line;
+	// maxPasses' line comes only as the definition of its subsection.
+	line := "L10: * `maxPasses` is how many torque passes a fitting may take (Default: `3`)."
+	sub := "§ options/maxpasses L21–28 ~"
+	if !strings.Contains(got, sub) || strings.Count(got, line) != 1 || strings.Index(got, line) > strings.Index(got, sub) ||
+		!strings.Contains(got[:strings.Index(got, line)], "§ options L5–28 ~") {
+		t.Errorf("want maxPasses' definition (L10, under § options) once, before its subsection:\n%s", got)
+	}
+}
