@@ -5,10 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/librarian/librarian/app/library"
 	"github.com/librarian/librarian/domain"
@@ -275,19 +273,13 @@ func textLines(v *textmatch.Text, content []byte, first, last int) []string {
 	return lines
 }
 
-// codeNameHeading is a heading that names a code identifier (an option, a
-// function, a key: allowShortCircuit, browser.connectTimeout, --no-color,
-// max_tokens), not a word of prose: its leading name.
-var codeNameHeading = regexp.MustCompile("^`?(-{0,2}[A-Za-z_$][\\w$]*(?:[.-][\\w$]+)*)")
-
 // withDefinitions returns a doc's shown sections with, before the first
 // subsection of a parent that defines its name, that parent's defining
 // line: a rule's "Options" list ("* `allowShortCircuit` set to `true` will
 // allow ...") states what each option's own subsection only shows by
-// example. The line is the first of the parent's own lines (those before
-// its first subsection) not shown yet that names the subsection's heading,
-// when that heading is a code name; a parent's lines for several subsections are
-// shown together, before the first of them, and a line shown already is
+// example. The line is passage.DefiningLine's, among the parent's own
+// lines (those before its first subsection); a parent's lines for several
+// subsections are shown together, before the first of them, and a line shown already is
 // not shown again (shown, which it adds to). The sections shown, their
 // count and order are unchanged: the lines are context, as a table's header
 // row is.
@@ -297,6 +289,7 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 	for i, s := range secs {
 		index[s.ID] = i
 	}
+	var lines []string      // the doc's, read when a subsection needs them
 	defs := map[int][]int{} // parent section index -> its defining lines
 	var order []int         // parents, before which shown section they go
 	before := map[int]int{}
@@ -305,28 +298,24 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 		if !ok || secs[i].Parent < 0 {
 			continue
 		}
-		m := codeNameHeading.FindStringSubmatch(secs[i].Heading)
-		if m == nil || !isCodeName(m[1]) {
-			continue
-		}
 		pi := secs[i].Parent
 		own := secs[pi].End
 		if pi+1 < len(secs) && secs[pi+1].Start-1 < own {
 			own = secs[pi+1].Start - 1
 		}
-		for l := secs[pi].Start + 1; l <= own; l++ {
-			line := string(g.v.Line(g.p.Content, l))
-			if shown[l] || strings.HasPrefix(strings.TrimSpace(line), "#") || !strings.Contains(line, m[1]) {
-				continue
-			}
-			shown[l] = true
-			if _, seen := defs[pi]; !seen {
-				order = append(order, pi)
-				before[pi] = k
-			}
-			defs[pi] = append(defs[pi], l)
-			break
+		if lines == nil {
+			lines = textLines(g.v, g.p.Content, 1, g.v.Lines())
 		}
+		l := passage.DefiningLine(lines, secs[i].Heading, secs[pi].Start+1, own, shown)
+		if l == 0 {
+			continue
+		}
+		shown[l] = true
+		if _, seen := defs[pi]; !seen {
+			order = append(order, pi)
+			before[pi] = k
+		}
+		defs[pi] = append(defs[pi], l)
 	}
 	if len(order) == 0 {
 		return g.sections
@@ -348,20 +337,4 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 		out = append(out, sh)
 	}
 	return out
-}
-
-// isCodeName reports whether a heading's leading name is a code name, not
-// a word: it has a capital after its first letter, or a '_', '.', '-' or
-// '$' inside, and four characters at least.
-func isCodeName(name string) bool {
-	name = strings.TrimLeft(name, "-")
-	if len(name) < 4 {
-		return false
-	}
-	for i, r := range name {
-		if i > 0 && (unicode.IsUpper(r) || strings.ContainsRune("_.-$", r)) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,49 @@
+package passage
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// codeNameHeading is a heading that names a code identifier (an option, a
+// function, a key: allowShortCircuit, browser.connectTimeout, --no-color,
+// max_tokens), not a word of prose: its leading name.
+var codeNameHeading = regexp.MustCompile("^`?(-{0,2}[A-Za-z_$][\\w$]*(?:[.-][\\w$]+)*)")
+
+// DefiningLine returns the line of lines from..to (a parent section's own
+// lines, before its first subsection) that defines the code name a
+// subsection's heading names: the first of them, not in shown, that holds
+// the name and is not a heading (a rule's Options list, "* `allowShortCircuit`
+// set to `true` will allow ..."), which says what the subsection only shows
+// by example. 0 when the heading names no code name or no line holds it.
+func DefiningLine(lines []string, heading string, from, to int, shown map[int]bool) int {
+	m := codeNameHeading.FindStringSubmatch(heading)
+	if m == nil || !isCodeName(m[1]) {
+		return 0
+	}
+	for l := max(from, 1); l <= min(to, len(lines)); l++ {
+		line := lines[l-1]
+		if shown[l] || strings.HasPrefix(strings.TrimSpace(line), "#") || !strings.Contains(line, m[1]) {
+			continue
+		}
+		return l
+	}
+	return 0
+}
+
+// isCodeName reports whether a heading's leading name is a code name, not
+// a word: it has a capital after its first letter, or a '_', '.', '-' or
+// '$' inside, and four characters at least.
+func isCodeName(name string) bool {
+	name = strings.TrimLeft(name, "-")
+	if len(name) < 4 {
+		return false
+	}
+	for i, r := range name {
+		if i > 0 && (unicode.IsUpper(r) || strings.ContainsRune("_.-$", r)) {
+			return true
+		}
+	}
+	return false
+}
