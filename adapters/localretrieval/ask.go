@@ -23,6 +23,11 @@ type quotedSection struct {
 	Tokens                          int
 	Score                           float64
 	Quote                           []quotedLine
+	// Definition, when set, is the line of the parent section that defines
+	// the code name this section's heading names (passage.DefiningLine),
+	// quoted before the section's own lines.
+	Definition *quotedLine
+	DefinedIn  string // the parent section's id
 }
 
 type quotedLine struct {
@@ -223,6 +228,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 			lineLen = firstQuotedLineLen
 		}
 		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path], quoted, lineLen)
+		withDefinition(&p, c.ent, c.lines, shown[c.sec.Path])
 		if len(p.Quote) == 0 && slices.ContainsFunc(out, func(o quotedSection) bool {
 			return o.Path == p.Path && o.Start <= p.Start && p.End <= o.End
 		}) {
@@ -262,6 +268,34 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 		p.Quote = append(p.Quote, quotedLine{N: n, Text: text})
 	}
 	return p
+}
+
+// withDefinition sets p's Definition: when its section's heading names a
+// code name (an option), the line of its parent's own lines that defines
+// it (a rule's Options list), unless a passage above quotes it (shown, to
+// which it adds the line), as ranked search_documents shows it before the
+// subsection.
+func withDefinition(p *quotedSection, ent sectionindex.Entry, lines []string, shown map[int]bool) {
+	secs := ent.Structure.Sections
+	for _, sec := range secs {
+		if sec.ID != p.SectionID || sec.Parent < 0 {
+			continue
+		}
+		pi := sec.Parent
+		own := secs[pi].End
+		if pi+1 < len(secs) && secs[pi+1].Start-1 < own {
+			own = secs[pi+1].Start - 1
+		}
+		if l := passage.DefiningLine(lines, sec.Heading, secs[pi].Start+1, own, shown); l > 0 {
+			shown[l] = true
+			text := strings.TrimRight(lines[l-1], "\r")
+			if len(text) > maxQuotedLineLen {
+				text = wording.Excerpt([]byte(text), 0, 0, maxQuotedLineLen, 6)
+			}
+			p.Definition, p.DefinedIn = &quotedLine{N: l, Text: text}, secs[pi].ID
+		}
+		return
+	}
 }
 
 // sectionTokens estimates the tokens of lines start..end of content (bytes
@@ -355,6 +389,9 @@ func writePassage(b *strings.Builder, n int, p quotedSection) {
 		where += " (" + p.Path + ")"
 	}
 	fmt.Fprintf(b, "\n[%d] %s § %s%s · L%d–%d · ~%d tokens\n", n, where, p.SectionID, head, p.Start, p.End, p.Tokens)
+	if d := p.Definition; d != nil {
+		fmt.Fprintf(b, "  L%d (§ %s): %s\n", d.N, p.DefinedIn, d.Text)
+	}
 	for _, l := range p.Quote {
 		fmt.Fprintf(b, "  L%d: %s\n", l.N, l.Text)
 	}

@@ -497,3 +497,19 @@ func TestAskQuotesTheFirstPassageWider(t *testing.T) {
 		t.Errorf("want a.md first, its long line whole (42 Nm):\n%s", a.Text)
 	}
 }
+
+// A passage whose heading names a code name (an option) quotes, before its
+// own lines, its parent's line that defines the name, as ranked search
+// shows it: the Options list says what the option does.
+func TestAskQuotesTheOptionsDefinition(t *testing.T) {
+	root := copyDir(t, filepath.Join("..", "..", "testdata", "definitions"))
+	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "which code is incorrect for the maxPasses option of quillwort-rule?", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "§ options/maxpasses \"maxPasses\" · L21–28"
+	def := "  L10 (§ options): * `maxPasses` is how many torque passes a fitting may take (Default: `3`).\n"
+	if !strings.Contains(a.Text, want) || strings.Count(a.Text, "`maxPasses` is how many") != 1 || strings.Index(a.Text, def) < strings.Index(a.Text, want) {
+		t.Errorf("want maxPasses' definition (L10) quoted once, in its subsection's passage:\n%s", a.Text)
+	}
+}
