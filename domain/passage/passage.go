@@ -55,7 +55,17 @@ func NewQuestion(text string) Question {
 		}
 	}
 	// A code name's parts stand for it: a line holding daisyUI holds one
-	// term of the question, not three (daisyui, daisy and ui).
+	// term of the question, not three (daisyui, daisy and ui). A part the
+	// question also asks as a word of its own (lint in "lint-staged runs
+	// ESLint") is that word too: a line holding it alone holds it.
+	asked := map[string]bool{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		if len(splitIdentifier(w)) < 2 {
+			asked[Stem(strings.ToLower(w))] = true
+		}
+	}
 	q.group = map[string]string{}
 	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
@@ -66,7 +76,7 @@ func NewQuestion(text string) Question {
 		}
 		whole := Stem(strings.ToLower(tok))
 		for _, p := range parts {
-			if ps := Stem(strings.ToLower(p)); ps != whole && q.group[ps] == "" {
+			if ps := Stem(strings.ToLower(p)); ps != whole && q.group[ps] == "" && !asked[ps] {
 				q.group[ps] = whole
 			}
 		}

@@ -263,3 +263,21 @@ func TestShownSkipsAnOpeningComment(t *testing.T) {
 		t.Errorf("Shown = %v, want the announcing line 1 and line 4, not the comment of line 3", got)
 	}
 }
+
+// TestAPartAskedAloneCountsAlone: a code name's part that the question
+// also asks as a word of its own (lint, in "lint-staged" beside ESLint)
+// is that word: a line holding lint-staged alone does not hold ESLint too.
+func TestAPartAskedAloneCountsAlone(t *testing.T) {
+	q := NewQuestion("When lint-staged runs both ESLint and Prettier on commit, which one should run first?")
+	lines := []string{
+		"## Git hooks", // 1
+		"node --eval \"fs.writeFileSync('.husky/pre-commit','npx lint-staged\\n')\"",       // 2
+		"node --eval \"fs.writeFileSync('.husky/pre-commit','yarn lint-staged\\n')\"",      // 3
+		"node --eval \"fs.writeFileSync('.husky/pre-commit','pnpm exec lint-staged\\n')\"", // 4
+		"If you use ESLint, make sure lint-staged runs it before Prettier, not after.",     // 5
+		"Many people run Prettier as a pre-commit hook.",                                   // 6
+	}
+	if got := q.Best(lines, 1, len(lines), 1); !slices.Equal(got, []int{5}) {
+		t.Errorf("best line %v, want [5] (ESLint and lint-staged), not a hook holding lint-staged alone", got)
+	}
+}
