@@ -104,3 +104,14 @@ const StructureVersion = 1
 
 // Current reports whether s was parsed at the current StructureVersion.
 func (s Structure) Current() bool { return s.Version == StructureVersion }
+
+// OwnEnd returns the last line of section i's own lines: those before its
+// first subsection (or its end, when it has none). What a section says
+// itself, not through its subsections, is lines Start..OwnEnd.
+func (s Structure) OwnEnd(i int) int {
+	end := s.Sections[i].End
+	if i+1 < len(s.Sections) && s.Sections[i+1].Start-1 < end {
+		end = s.Sections[i+1].Start - 1
+	}
+	return end
+}

@@ -282,11 +282,7 @@ func withDefinition(p *quotedSection, ent sectionindex.Entry, lines []string, sh
 			continue
 		}
 		pi := sec.Parent
-		own := secs[pi].End
-		if pi+1 < len(secs) && secs[pi+1].Start-1 < own {
-			own = secs[pi+1].Start - 1
-		}
-		if l := passage.DefiningLine(lines, sec.Heading, secs[pi].Start+1, own, shown); l > 0 {
+		if l := passage.DefiningLine(lines, sec.Heading, secs[pi].Start+1, ent.Structure.OwnEnd(pi), shown); l > 0 {
 			shown[l] = true
 			text := strings.TrimRight(lines[l-1], "\r")
 			if len(text) > maxQuotedLineLen {

@@ -166,10 +166,7 @@ func sectionTexts(e entryView) []sectionText {
 		for j := len(path) - 1; j >= 0; j-- {
 			heading = append(heading, path[j])
 		}
-		end := s.End
-		if i+1 < len(secs) && secs[i+1].Start-1 < end {
-			end = secs[i+1].Start - 1
-		}
+		end := e.structure.OwnEnd(i)
 		var code, body strings.Builder
 		for l := max(s.Start, e.structure.FrontmatterEnd+1); l <= end && l <= len(lines); l++ {
 			if l == s.Start && s.Heading != "" {

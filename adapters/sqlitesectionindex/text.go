@@ -25,10 +25,7 @@ func sectionTexts(e sectionindex.Entry) []sectionText {
 	secs := e.Structure.Sections
 	out := make([]sectionText, 0, len(secs))
 	for i, s := range secs {
-		own := s.End
-		if i+1 < len(secs) && secs[i+1].Start-1 < own {
-			own = secs[i+1].Start - 1
-		}
+		own := e.Structure.OwnEnd(i)
 		var body strings.Builder
 		for l := s.Start; l <= own && l <= len(lines); l++ {
 			if l > s.Start {

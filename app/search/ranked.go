@@ -299,10 +299,7 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 			continue
 		}
 		pi := secs[i].Parent
-		own := secs[pi].End
-		if pi+1 < len(secs) && secs[pi+1].Start-1 < own {
-			own = secs[pi+1].Start - 1
-		}
+		own := g.p.Structure.OwnEnd(pi)
 		if lines == nil {
 			lines = textLines(g.v, g.p.Content, 1, g.v.Lines())
 		}
