@@ -279,8 +279,9 @@ func textLines(v *textmatch.Text, content []byte, first, last int) []string {
 // allow ...") states what each option's own subsection only shows by
 // example. The line is passage.DefiningLine's, among the parent's own
 // lines (those before its first subsection); a parent's lines for several
-// subsections are shown together, before the first of them, and a line shown already is
-// not shown again (shown, which it adds to). The sections shown, their
+// subsections are shown together, before the first of them (among the
+// parent's own lines when the parent is shown itself), and a line shown
+// already is not shown again (shown, which it adds to). The sections shown, their
 // count and order are unchanged: the lines are context, as a table's header
 // row is.
 func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
@@ -318,9 +319,23 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 		return g.sections
 	}
 	var out []sectionHits
+	merged := map[int]bool{}
+	for _, sh := range g.sections {
+		// A parent shown itself takes its defining lines among its own:
+		// its heading line is not repeated.
+		if i, ok := index[sh.sec.ID]; ok && len(defs[i]) > 0 {
+			for _, l := range defs[i] {
+				sh.hits = append(sh.hits, hit{Line: l})
+			}
+			slices.SortFunc(sh.hits, func(a, b hit) int { return a.Line - b.Line })
+			merged[i] = true
+		}
+		out = append(out, sh)
+	}
+	g.sections, out = out, nil
 	for k, sh := range g.sections {
 		for _, pi := range order {
-			if before[pi] != k {
+			if before[pi] != k || merged[pi] {
 				continue
 			}
 			lines := defs[pi]

@@ -178,11 +178,12 @@ func TestRankedShowsTheOptionsDefinition(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The Options section is found itself and shows the allowDryFit line;
-	// maxPasses' line comes only as the definition of its subsection.
+	// maxPasses' line comes only as the definition of its subsection,
+	// among the Options section's own lines: its heading is not repeated.
 	line := "L10: * `maxPasses` is how many torque passes a fitting may take (Default: `3`)."
 	sub := "§ options/maxpasses L21–28 ~"
 	if !strings.Contains(got, sub) || strings.Count(got, line) != 1 || strings.Index(got, line) > strings.Index(got, sub) ||
-		!strings.Contains(got[:strings.Index(got, line)], "§ options L5–28 ~") {
-		t.Errorf("want maxPasses' definition (L10, under § options) once, before its subsection:\n%s", got)
+		!strings.Contains(got[:strings.Index(got, line)], "§ options L5–28 ~") || strings.Count(got, "§ options L5–28 ~") != 1 {
+		t.Errorf("want maxPasses' definition (L10, under § options, shown once) once, before its subsection:\n%s", got)
 	}
 }
