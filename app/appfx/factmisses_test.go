@@ -36,6 +36,7 @@ func factSources(t *testing.T) map[string]factSource {
 		filepath.Join("..", "..", "testdata", "vite-docs", "questions-sources.md"),
 		filepath.Join("..", "..", "testdata", "prettier-docs", "questions-sources.md"),
 		filepath.Join("..", "..", "testdata", "eslint-docs", "questions-sources.md"),
+		filepath.Join("..", "..", "testdata", "jest-docs", "questions-sources.md"),
 	} {
 		raw, err := os.ReadFile(file)
 		if err != nil {

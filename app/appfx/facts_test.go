@@ -33,6 +33,7 @@ var factCorpora = []struct {
 	{"vite-docs", filepath.Join("..", "..", "testdata", "vite-docs", "docs")},
 	{"prettier-docs", filepath.Join("..", "..", "testdata", "prettier-docs", "docs")},
 	{"eslint-docs", filepath.Join("..", "..", "testdata", "eslint-docs", "docs")},
+	{"jest-docs", filepath.Join("..", "..", "testdata", "jest-docs", "docs")},
 }
 
 // factHeldOutGoal is issue 21's goal for the held-out share, which the
@@ -43,12 +44,12 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 104, "ranked": 112}
+var factHeldOutFloor = map[string]int{"ask": 122, "ranked": 130}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres), whose ranking is its own (ts_rank_cd, idf-weighed
 // terms), so its figures are too.
-var factHeldOutFloorPostgres = map[string]int{"ask": 92, "ranked": 106}
+var factHeldOutFloorPostgres = map[string]int{"ask": 110, "ranked": 125}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,
