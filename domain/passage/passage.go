@@ -58,18 +58,17 @@ func NewQuestion(text string) Question {
 	// term of the question, not three (daisyui, daisy and ui). A part the
 	// question also asks as a word of its own (lint in "lint-staged runs
 	// ESLint") is that word too: a line holding it alone holds it.
-	asked := map[string]bool{}
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+	tokens := strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-	}) {
+	})
+	asked := map[string]bool{}
+	for _, w := range tokens {
 		if len(splitIdentifier(w)) < 2 {
 			asked[Stem(strings.ToLower(w))] = true
 		}
 	}
 	q.group = map[string]string{}
-	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-	}) {
+	for _, tok := range tokens {
 		parts := splitIdentifier(tok)
 		if len(parts) < 2 {
 			continue
