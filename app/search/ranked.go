@@ -318,24 +318,16 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 	if len(order) == 0 {
 		return g.sections
 	}
-	var out []sectionHits
-	merged := map[int]bool{}
+	shownItself := map[int]bool{} // parents that are among the shown sections
 	for _, sh := range g.sections {
-		// A parent shown itself takes its defining lines among its own:
-		// its heading line is not repeated.
-		if i, ok := index[sh.sec.ID]; ok && len(defs[i]) > 0 {
-			for _, l := range defs[i] {
-				sh.hits = append(sh.hits, hit{Line: l})
-			}
-			slices.SortFunc(sh.hits, func(a, b hit) int { return a.Line - b.Line })
-			merged[i] = true
+		if i, ok := index[sh.sec.ID]; ok {
+			shownItself[i] = true
 		}
-		out = append(out, sh)
 	}
-	g.sections, out = out, nil
+	var out []sectionHits
 	for k, sh := range g.sections {
 		for _, pi := range order {
-			if before[pi] != k || merged[pi] {
+			if before[pi] != k || shownItself[pi] {
 				continue
 			}
 			lines := defs[pi]
@@ -345,6 +337,15 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 				d.hits = append(d.hits, hit{Line: l})
 			}
 			out = append(out, d)
+		}
+		// A parent shown itself takes its defining lines among its own:
+		// its heading line is not repeated.
+		if i, ok := index[sh.sec.ID]; ok && len(defs[i]) > 0 {
+			sh.hits = slices.Clone(sh.hits)
+			for _, l := range defs[i] {
+				sh.hits = append(sh.hits, hit{Line: l})
+			}
+			slices.SortFunc(sh.hits, func(a, b hit) int { return a.Line - b.Line })
 		}
 		out = append(out, sh)
 	}
