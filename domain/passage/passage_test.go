@@ -281,3 +281,22 @@ func TestAPartAskedAloneCountsAlone(t *testing.T) {
 		t.Errorf("best line %v, want [5] (ESLint and lint-staged), not a hook holding lint-staged alone", got)
 	}
 }
+
+// TestASymbolsNameMeetsItsCodeSpan: a question that names a symbol in
+// words ("dollar sign") meets the line that writes it as a code span, and
+// not a line that only holds the symbol inside code.
+func TestASymbolsNameMeetsItsCodeSpan(t *testing.T) {
+	section := []string{
+		"## Env files",                                // 1
+		"Variables in env files are expanded.",        // 2
+		"Reference another as `${OTHER}` in a value.", // 3
+		"Use `$` inside a value by escaping it.",      // 4
+	}
+	q := NewQuestion("how do I put a literal dollar sign into a value?")
+	if got := q.Best(section, 1, len(section), 1); !slices.Equal(got, []int{4}) {
+		t.Errorf("Best = %v, want [4] (the line writing `$`)", got)
+	}
+	if got := namedSymbols("a `**` glob, `${x}`, `\\` and an open `"); got != "a  double star globstar  glob, `${x}`,  backslash  and an open `" {
+		t.Errorf("namedSymbols = %q", got)
+	}
+}

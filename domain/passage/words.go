@@ -25,9 +25,11 @@ func Words(s string) []string {
 	return out
 }
 
-// lineTerms is the stems of a line's words, in order.
+// lineTerms is the stems of a line's words, in order; a code span that
+// is a symbol alone (`$`, `\`, `**`) is read as the symbol's names, so
+// a question's "dollar sign" meets the doc's `$`.
 func lineTerms(s string) []string {
-	ws := Words(s)
+	ws := Words(namedSymbols(s))
 	for i, w := range ws {
 		ws[i] = Stem(w)
 	}
@@ -219,4 +221,43 @@ func relatedTo(padded string) []string {
 		}
 	}
 	return out
+}
+
+// symbolNames are the words a question uses for a symbol the docs write
+// in a code span.
+var symbolNames = map[string]string{
+	"$": "dollar", "\\": "backslash", "/": "slash", "*": "asterisk star wildcard", "**": "double star globstar",
+	"~": "tilde", "^": "caret", "&": "ampersand", "|": "pipe", "#": "hash pound", "@": "at", "%": "percent",
+	"!": "exclamation bang negation", "?": "question mark", ";": "semicolon", ":": "colon", "_": "underscore",
+	"-": "hyphen dash", "--": "double dash", ".": "dot period", ",": "comma", "+": "plus", "=": "equals equal",
+}
+
+// namedSymbols returns s with each code span that holds only a symbol
+// (symbolNames) replaced by the symbol's names, in place.
+func namedSymbols(s string) string {
+	if !strings.Contains(s, "`") {
+		return s
+	}
+	var b strings.Builder
+	rest := s
+	for {
+		i := strings.IndexByte(rest, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		span := strings.TrimSpace(rest[i+1 : i+1+j])
+		b.WriteString(rest[:i])
+		if names, ok := symbolNames[span]; ok {
+			b.WriteString(" " + names + " ")
+		} else {
+			b.WriteString(rest[i : i+j+2])
+		}
+		rest = rest[i+j+2:]
+	}
+	b.WriteString(rest)
+	return b.String()
 }
