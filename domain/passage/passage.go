@@ -37,11 +37,14 @@ type Question struct {
 	// group maps a code name's part to the name's stem (daisy and ui to
 	// daisyui): a line holding the name, or its parts, holds one term.
 	group map[string]string
+	// code are the calls the question quotes (fn('a', 'b')), folded by
+	// foldCode: a line that writes one as it is holds what was asked.
+	code []string
 }
 
 // NewQuestion reads a question (or a search's words).
 func NewQuestion(text string) Question {
-	q := Question{asksValue: asksForValue(text), related: map[string]bool{}}
+	q := Question{asksValue: asksForValue(text), related: map[string]bool{}, code: quotedCalls(text)}
 	seen := map[string]bool{}
 	words := Words(text)
 	for _, w := range words {
@@ -222,6 +225,14 @@ func (q Question) Lines(lines []string, from, to, n int) []Scored {
 		}
 		if q.asksValue && holdsValue(text) {
 			score *= 1.6
+		}
+		if len(q.code) > 0 {
+			folded := foldCode(text)
+			for _, c := range q.code {
+				if strings.Contains(folded, c) {
+					score *= quotedCallBoost
+				}
+			}
 		}
 		trimmed := strings.TrimSpace(text)
 		switch {

@@ -300,3 +300,22 @@ func TestASymbolsNameMeetsItsCodeSpan(t *testing.T) {
 		t.Errorf("namedSymbols = %q", got)
 	}
 }
+
+// TestALineWritingTheQuotedCallWins: a question that pastes a call
+// (fn('a', 'b')) is answered by the line that writes that call, quotes
+// and spaces aside, before lines that only share its names.
+func TestALineWritingTheQuotedCallWins(t *testing.T) {
+	section := []string{
+		"#### Matching", // 1
+		"fn.whenCalledWith(expect.any(Number)) matches any number.",                        // 2
+		"- **Arity**: `whenCalledWith('a')` matches `fn('a')`, but **not** `fn('a','b')`.", // 3
+	}
+	q := NewQuestion(`If I configure fn.whenCalledWith("a").mockReturnValue(1), will it fire for fn("a", "b")?`)
+	if got := q.Best(section, 1, len(section), 1); !slices.Equal(got, []int{3}) {
+		t.Errorf("Best = %v, want [3] (the line writing fn('a','b'))", got)
+	}
+	want := []string{"fn.whencalledwith(a).mockreturnvalue(1)", "fn(a,b)"}
+	if got := quotedCalls(`If I configure fn.whenCalledWith("a").mockReturnValue(1), will it fire for fn("a", "b")? f(( g()`); !slices.Equal(got, want) {
+		t.Errorf("quotedCalls = %q, want %q", got, want)
+	}
+}
