@@ -47,6 +47,7 @@ func Excerpt(line []byte, start, end, maxRunes, before int) string {
 			lo -= size
 		}
 	}
+	hi = closeCodeSpan(line, hi)
 	var b strings.Builder
 	if lo > 0 {
 		b.WriteString("…")
@@ -56,6 +57,29 @@ func Excerpt(line []byte, start, end, maxRunes, before int) string {
 		b.WriteString("…")
 	}
 	return b.String()
+}
+
+// codeSpanTail is how many runes past the window an excerpt goes on to
+// close a code span the window would cut: a path or value cut in its
+// middle (`__mocks__/@scope/…`) is the fact lost.
+const codeSpanTail = 40
+
+// closeCodeSpan returns hi, or, when line[:hi] leaves a code span open
+// (an odd number of backticks) and it closes within codeSpanTail runes,
+// the offset just past its closing backtick.
+func closeCodeSpan(line []byte, hi int) int {
+	if hi >= len(line) || bytes.Count(line[:hi], []byte("`"))%2 == 0 {
+		return hi
+	}
+	k := hi
+	for n := 0; k < len(line) && n < codeSpanTail; n++ {
+		r, size := utf8.DecodeRune(line[k:])
+		k += size
+		if r == '`' {
+			return k
+		}
+	}
+	return hi
 }
 
 // collapseBlanks returns line with each run of two or more spaces or tabs

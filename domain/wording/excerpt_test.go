@@ -28,6 +28,22 @@ func TestExcerptCollapsesPadding(t *testing.T) {
 	}
 }
 
+// A window that would cut a code span in its middle goes on to its
+// closing backtick when that is near: the path it holds is the fact.
+func TestExcerptClosesACodeSpan(t *testing.T) {
+	line := strings.Repeat("word ", 20) + "create a file at `__mocks__/@scope/project-name.js`, and so on " + strings.Repeat("tail ", 20)
+	at := strings.Index(line, "create")
+	got := Excerpt([]byte(line), at, at+6, 40, 6)
+	if !strings.Contains(got, "`__mocks__/@scope/project-name.js`…") {
+		t.Errorf("Excerpt = %q: want the code span whole", got)
+	}
+	// A span that stays open far past the window is cut as before.
+	far := "see `" + strings.Repeat("x", 200) + "`"
+	if got := Excerpt([]byte(far), 0, 3, 40, 6); utf8.RuneCountInString(got) != 41 {
+		t.Errorf("Excerpt = %q (%d runes): want the window and a mark", got, utf8.RuneCountInString(got))
+	}
+}
+
 func FuzzExcerptKeepsTheMatch(f *testing.F) {
 	f.Add("| a   | b  c   |     d", 6, 7, 10)
 	f.Fuzz(func(t *testing.T, line string, start, end, max int) {
@@ -35,8 +51,8 @@ func FuzzExcerptKeepsTheMatch(f *testing.F) {
 			return
 		}
 		got := Excerpt([]byte(line), start, end, max, 6)
-		if n := len([]rune(got)); n > max+2 {
-			t.Fatalf("Excerpt is %d runes, over %d (+2 marks): %q", n, max, got)
+		if n := len([]rune(got)); n > max+2+codeSpanTail {
+			t.Fatalf("Excerpt is %d runes, over %d (+2 marks, +%d to close a code span): %q", n, max, codeSpanTail, got)
 		}
 		match := line[start:end]
 		if len([]rune(match)) <= max/2 && !strings.ContainsAny(match, " \t\r") && utf8.ValidString(line) && !strings.Contains(got, match) {
