@@ -79,6 +79,9 @@ func TestRelatedWords(t *testing.T) {
 			t.Errorf("related %v lacks %q", q.Related(), w)
 		}
 	}
+	if got := NewQuestion("how can I leave out some files?").Related(); !slices.Contains(got, Stem("exclude")) {
+		t.Errorf("related %v lacks exclude, the docs' word for leaving out", got)
+	}
 	if !NewQuestion("what is the way to do it?").Empty() {
 		t.Error("a question of stopwords is not empty")
 	}

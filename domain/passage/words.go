@@ -207,6 +207,7 @@ var relatedWords = []struct {
 	{" pictures ", []string{"images"}},
 	{" force ", []string{"override"}},
 	{" called ", []string{"name"}},
+	{" leave out ", []string{"exclude", "omit"}},
 	{" remove ", []string{"delete"}},
 	{" delete ", []string{"remove"}},
 	{" port ", []string{"listen", "localhost"}},
