@@ -34,6 +34,7 @@ var factCorpora = []struct {
 	{"prettier-docs", filepath.Join("..", "..", "testdata", "prettier-docs", "docs")},
 	{"eslint-docs", filepath.Join("..", "..", "testdata", "eslint-docs", "docs")},
 	{"jest-docs", filepath.Join("..", "..", "testdata", "jest-docs", "docs")},
+	{"pnpm-docs", filepath.Join("..", "..", "testdata", "pnpm-docs", "docs")},
 }
 
 // factHeldOutGoal is issue 21's goal for the held-out share, which the
@@ -44,12 +45,12 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 122, "ranked": 130}
+var factHeldOutFloor = map[string]int{"ask": 132, "ranked": 142}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres), whose ranking is its own (ts_rank_cd, idf-weighed
 // terms), so its figures are too.
-var factHeldOutFloorPostgres = map[string]int{"ask": 110, "ranked": 125}
+var factHeldOutFloorPostgres = map[string]int{"ask": 120, "ranked": 136}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,
