@@ -40,6 +40,9 @@ type Question struct {
 	// code are the calls the question quotes (fn('a', 'b')), folded by
 	// foldCode: a line that writes one as it is holds what was asked.
 	code []string
+	// asksDefault: the question asks what happens unless set (its words or
+	// the docs' words for them hold "default").
+	asksDefault bool
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -83,7 +86,11 @@ func NewQuestion(text string) Question {
 			}
 		}
 	}
+	q.asksDefault = seen[Stem("default")]
 	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
+		if r == "default" {
+			q.asksDefault = true
+		}
 		if s := Stem(r); !seen[s] {
 			seen[s] = true
 			q.terms = append(q.terms, s)
@@ -122,6 +129,12 @@ type Scored struct {
 // the n best that score above zero, best first (ties in line order).
 // Blank lines and fence markers never answer.
 func (q Question) Lines(lines []string, from, to, n int) []Scored {
+	return q.lines(lines, from, to, n, true)
+}
+
+// lines is Lines; choosing is false when the score only ranks the
+// section (Rank), and a line stating a default is not preferred then.
+func (q Question) lines(lines []string, from, to, n int, choosing bool) []Scored {
 	from, to = max(from, 1), min(to, len(lines))
 	if q.Empty() || from > to || n <= 0 {
 		return nil
@@ -225,6 +238,9 @@ func (q Question) Lines(lines []string, from, to, n int) []Scored {
 		}
 		if q.asksValue && holdsValue(text) {
 			score *= 1.6
+		}
+		if choosing && q.asksDefault && statesDefault(text) {
+			score *= defaultLineBoost
 		}
 		if len(q.code) > 0 {
 			folded := foldCode(text)

@@ -322,3 +322,31 @@ func TestALineWritingTheQuotedCallWins(t *testing.T) {
 		t.Errorf("quotedCalls = %q, want %q", got, want)
 	}
 }
+
+// TestALineStatingTheDefaultIsChosen: asked what happens by default, the
+// line that states a default ("* Default: **1440**") is among the lines
+// chosen, before lines that share more of the question's words; Rank
+// does not weigh it (a section is not found for it).
+func TestALineStatingTheDefaultIsChosen(t *testing.T) {
+	section := []string{
+		"### minimumReleaseAge",           // 1
+		"Added in: v10.16.0",              // 2
+		"* Default: **1440** (since v11)", // 3
+		"* Type: **number (minutes)**",    // 4
+		"To reduce the risk of installing compromised packages, you can delay the installation of newly published versions.",        // 5
+		"`minimumReleaseAge` is the minimum number of minutes that must pass after a version is published before pnpm installs it.", // 6
+	}
+	q := NewQuestion("how many minutes old does a newly published version have to be before pnpm will install it by default?")
+	if got := q.Best(section, 1, len(section), 3); !slices.Contains(got, 3) {
+		t.Errorf("Best = %v, want the default's line 3 among them", got)
+	}
+	if ranked, chosen := q.lines(section, 3, 3, 1, false), q.Lines(section, 3, 3, 1); ranked[0].Score >= chosen[0].Score {
+		t.Errorf("ranking score %v, want it under the choosing score %v", ranked[0], chosen[0])
+	}
+	for line, want := range map[string]bool{"- **Default:** `data-testid`": true, "By default, it uses SHA-1.": true,
+		"export default defineConfig({": false, "The default theme is pretty.": false} {
+		if statesDefault(line) != want {
+			t.Errorf("statesDefault(%q) = %v, want %v", line, !want, want)
+		}
+	}
+}

@@ -127,7 +127,7 @@ func (q Question) Rank(spans []Span, index []float64) []float64 {
 	covers := make([]float64, len(spans))
 	bestIndex, bestLine, bestCover := 0.0, 0.0, 0.0
 	for i, sp := range spans {
-		if best := pooled.Lines(sp.Lines, sp.From, sp.To, 1); len(best) > 0 {
+		if best := pooled.lines(sp.Lines, sp.From, sp.To, 1, false); len(best) > 0 {
 			lineScores[i] = best[0].Score
 		}
 		covers[i] = pooled.coverage(held[i])
