@@ -15,6 +15,7 @@ func FuzzShown(f *testing.F) {
 	f.Add("how long is a refresh token valid?", "## Refresh\nA refresh token is valid for 30 days:\n\n```\nTTL=30d\n```\n", 1, 6, 2, 3)
 	f.Add("which `--flag` turns it off", "- `--no-x` turns x off:\n- `--x`\n", 2, 9, 1, 1)
 	f.Add("", "", 0, 0, 0, 0)
+	f.Add("does pnpm install -g --x, `a && b()`, -", "`pnpm install -g` no\n", 1, 2, 1, 0)
 	f.Add("does fn.when('a').then(1) fire for fn('a', 'b') or f((", "- `fn('a','b')` does not\nfn.when('a').then(1);\n", 1, 3, 2, 0)
 	f.Fuzz(func(t *testing.T, question, text string, from, to, n, seen int) {
 		lines := strings.Split(text, "\n")

@@ -47,7 +47,7 @@ type Question struct {
 
 // NewQuestion reads a question (or a search's words).
 func NewQuestion(text string) Question {
-	q := Question{asksValue: asksForValue(text), related: map[string]bool{}, code: quotedCalls(text)}
+	q := Question{asksValue: asksForValue(text), related: map[string]bool{}, code: quotedCode(text)}
 	seen := map[string]bool{}
 	words := Words(text)
 	for _, w := range words {

@@ -350,3 +350,22 @@ func TestALineStatingTheDefaultIsChosen(t *testing.T) {
 		}
 	}
 }
+
+// TestALineWritingTheQuotedCommandWins: a question that writes a command
+// out (pnpm install -g) is answered by the line that writes it, before
+// table rows that share its words.
+func TestALineWritingTheQuotedCommandWins(t *testing.T) {
+	section := []string{
+		"| `pnpm add -g <pkg>` | Install a package globally |",      // 1
+		"| `pnpm list -g` | List all globally installed packages |", // 2
+		"`pnpm install -g` (without arguments) is not supported.",   // 3
+	}
+	q := NewQuestion("Can I run pnpm install -g with no package names to reinstall my global tools?")
+	if got := q.Best(section, 1, len(section), 1); !slices.Equal(got, []int{3}) {
+		t.Errorf("Best = %v, want [3] (the line writing pnpm install -g)", got)
+	}
+	want := []string{"install-g", "pnpminstall-g", "callback&&callback()"}
+	if got := quotedCommands("Does pnpm install -g, or `callback && callback()`, or a - b or `x`?"); !slices.Equal(got, want) {
+		t.Errorf("quotedCommands = %q, want %q", got, want)
+	}
+}

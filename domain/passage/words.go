@@ -1,6 +1,7 @@
 package passage
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -318,6 +319,54 @@ func quotedCalls(text string) []string {
 			}
 			i = j - 1
 		}
+	}
+	return out
+}
+
+// quotedCode is the code a question quotes, each once: its calls and its
+// commands.
+func quotedCode(text string) []string {
+	out := quotedCalls(text)
+	for _, c := range quotedCommands(text) {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// quotedCommands returns the commands a question writes out, folded
+// (foldCode): each flag (-g, --frozen-lockfile) with the one and the two
+// words before it ("install -g", "pnpm install -g"), and each code span.
+// A line that writes the command as the question does is about it.
+func quotedCommands(text string) []string {
+	var out []string
+	fields := strings.Fields(text)
+	for i, f := range fields {
+		f = strings.TrimRight(f, ",.;:?!)")
+		if len(f) < 2 || f[0] != '-' || !(unicode.IsLetter(rune(f[len(f)-1])) || unicode.IsDigit(rune(f[len(f)-1]))) {
+			continue
+		}
+		for back := 1; back <= 2 && i-back >= 0; back++ {
+			words := append(slices.Clone(fields[i-back:i]), f)
+			if c := foldCode(strings.Join(words, " ")); len(c) >= 6 && !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	for rest := text; ; {
+		i := strings.IndexByte(rest, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		if c := foldCode(rest[i+1 : i+1+j]); len(c) >= 6 && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+		rest = rest[i+j+2:]
 	}
 	return out
 }
