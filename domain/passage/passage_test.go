@@ -82,6 +82,9 @@ func TestRelatedWords(t *testing.T) {
 	if got := NewQuestion("how can I leave out some files?").Related(); !slices.Contains(got, Stem("exclude")) {
 		t.Errorf("related %v lacks exclude, the docs' word for leaving out", got)
 	}
+	if got := NewQuestion("how many requests run at the same time?").Related(); !slices.Contains(got, Stem("concurrency")) {
+		t.Errorf("related %v lacks concurrency", got)
+	}
 	if !NewQuestion("what is the way to do it?").Empty() {
 		t.Error("a question of stopwords is not empty")
 	}

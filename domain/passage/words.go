@@ -209,6 +209,7 @@ var relatedWords = []struct {
 	{" force ", []string{"override"}},
 	{" called ", []string{"name"}},
 	{" leave out ", []string{"exclude", "omit"}},
+	{" at the same time ", []string{"concurrency", "concurrent", "simultaneously", "parallel"}},
 	{" remove ", []string{"delete"}},
 	{" delete ", []string{"remove"}},
 	{" port ", []string{"listen", "localhost"}},
