@@ -43,6 +43,9 @@ type Question struct {
 	// asksDefault: the question asks what happens unless set (its words or
 	// the docs' words for them hold "default").
 	asksDefault bool
+	// asksCommand: the question asks for a command or a flag; lines
+	// holding one are preferred as lines are chosen.
+	asksCommand bool
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -87,6 +90,7 @@ func NewQuestion(text string) Question {
 		}
 	}
 	q.asksDefault = seen[Stem("default")]
+	q.asksCommand = asksForCommand(text)
 	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
 		if r == "default" {
 			q.asksDefault = true
@@ -238,6 +242,9 @@ func (q Question) lines(lines []string, from, to, n int, choosing bool) []Scored
 		}
 		if q.asksValue && holdsValue(text) {
 			score *= 1.6
+		}
+		if choosing && q.asksCommand && holdsCommand(text) {
+			score *= commandLineBoost
 		}
 		if choosing && q.asksDefault && statesDefault(text) {
 			score *= defaultLineBoost

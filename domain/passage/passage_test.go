@@ -372,3 +372,25 @@ func TestALineWritingTheQuotedCommandWins(t *testing.T) {
 		t.Errorf("quotedCommands = %q, want %q", got, want)
 	}
 }
+
+// TestALineHoldingTheCommandIsChosen: asked for a command, the line that
+// holds one in a code span is among the lines chosen, before lines that
+// share more of the question's words but hold none.
+func TestALineHoldingTheCommandIsChosen(t *testing.T) {
+	section := []string{
+		"### Cloudflare Workers", // 1
+		"The Cloudflare Vite plugin runs your Workers code in the Cloudflare Workers runtime during development.",      // 2
+		"After running `npm run build`, your application can now be deployed with `npx wrangler deploy`.",              // 3
+		"You can add backend APIs that run in the Workers runtime and deploy alongside your app with the Vite plugin.", // 4
+	}
+	q := NewQuestion("After building with the Cloudflare Vite plugin, what command actually deploys the app to Workers?")
+	if got := q.Best(section, 1, len(section), 2); !slices.Contains(got, 3) {
+		t.Errorf("Best = %v, want the command's line 3 among them", got)
+	}
+	for line, want := range map[string]bool{"deployed with `npx wrangler deploy`.": true, "set `--no-file-parallelism`": true,
+		"the `Number` type": false, "a `TODO List` item": false, "no span here": false} {
+		if holdsCommand(line) != want {
+			t.Errorf("holdsCommand(%q) = %v, want %v", line, !want, want)
+		}
+	}
+}
