@@ -46,6 +46,9 @@ type Question struct {
 	// asksCommand: the question asks for a command or a flag; lines
 	// holding one are preferred as lines are chosen.
 	asksCommand bool
+	// asksCaveat: the question asks for a catch or a reason; lines
+	// stating one are preferred as lines are chosen.
+	asksCaveat bool
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -91,6 +94,7 @@ func NewQuestion(text string) Question {
 	}
 	q.asksDefault = seen[Stem("default")]
 	q.asksCommand = asksForCommand(text)
+	q.asksCaveat = asksForCaveat(text)
 	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
 		if r == "default" {
 			q.asksDefault = true
@@ -245,6 +249,9 @@ func (q Question) lines(lines []string, from, to, n int, choosing bool) []Scored
 		}
 		if choosing && q.asksCommand && holdsCommand(text) {
 			score *= commandLineBoost
+		}
+		if choosing && q.asksCaveat && statesCaveat(text) {
+			score *= caveatLineBoost
 		}
 		if choosing && q.asksDefault && statesDefault(text) {
 			score *= defaultLineBoost

@@ -394,3 +394,22 @@ func TestALineHoldingTheCommandIsChosen(t *testing.T) {
 		}
 	}
 }
+
+// TestALineStatingTheCatchIsChosen: asked for the catch, the line that
+// states a drawback is among the lines chosen, before a line that shares
+// more of the question's words but states none.
+func TestALineStatingTheCatchIsChosen(t *testing.T) {
+	section := []string{
+		"## Notes", // 1
+		"eslint-plugin-prettier runs Prettier as a lint rule and reports differences.",  // 2
+		"Running Prettier inside a lint rule is slower than running Prettier directly.", // 3
+		"Prettier and the lint rule share the same config.",                             // 4
+	}
+	q := NewQuestion("what's the catch with running Prettier as a lint rule via eslint-plugin-prettier?")
+	if got := q.Best(section, 1, len(section), 1); !slices.Equal(got, []int{3}) {
+		t.Errorf("Best = %v, want [3] (the drawback)", got)
+	}
+	if !asksForCaveat("Why does it fail?") || asksForCaveat("How do I install it?") {
+		t.Error("asksForCaveat: want a why question to ask for one and a how-to not")
+	}
+}
