@@ -4,7 +4,9 @@
 // generateDigest is "generate digest"), the rarest of them in the section
 // weighing most, close together, and, when the question asks for a value (a
 // default, a limit, a name, a count), the lines that hold one (a number, a
-// code span, a quoted name). Ranked search_documents, librarian_ask,
+// code span, a quoted name), and the lines of the kind asked for (a command,
+// a default, a caveat, the code the question pastes: asks.go, quoted.go).
+// Ranked search_documents, librarian_ask,
 // librarian_discuss and librarian_brief quote through it, so they show the
 // same lines. Pure, and linear in the section's size. It imports only the
 // standard library.
@@ -244,26 +246,7 @@ func (q Question) lines(lines []string, from, to, n int, choosing bool) []Scored
 		if len(lw.stems) > 1 {
 			score *= 1 + 1/float64(1+span(lw.stems)/4)
 		}
-		if q.asksValue && holdsValue(text) {
-			score *= 1.6
-		}
-		if choosing && q.asksCommand && holdsCommand(text) {
-			score *= commandLineBoost
-		}
-		if choosing && q.asksCaveat && statesCaveat(text) {
-			score *= caveatLineBoost
-		}
-		if choosing && q.asksDefault && statesDefault(text) {
-			score *= defaultLineBoost
-		}
-		if len(q.code) > 0 {
-			folded := foldCode(text)
-			for _, c := range q.code {
-				if strings.Contains(folded, c) {
-					score *= quotedCallBoost
-				}
-			}
-		}
+		score *= q.kindWeight(text, choosing)
 		trimmed := strings.TrimSpace(text)
 		switch {
 		case strings.HasPrefix(trimmed, "#"):

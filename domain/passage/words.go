@@ -1,7 +1,6 @@
 package passage
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -109,40 +108,6 @@ func american(w string) string {
 	return w
 }
 
-// asksForValue reports whether a question asks for a value: a default, a
-// limit, a name, a number, a command.
-func asksForValue(q string) bool {
-	low := " " + strings.ToLower(q) + " "
-	if strings.Contains(low, " what happen") || strings.Contains(low, " what does ") && strings.Contains(low, " do ") {
-		return false // asks for a behaviour, not a value
-	}
-	for _, cue := range []string{" which ", " what ", " default", " how many ", " how much ", " how long ", " how big ", " how large ",
-		" how often ", " largest ", " smallest ", " maximum ", " minimum ", " max ", " min ", " limit", " longest ",
-		" shortest ", " what is the name", " what name", " what command", " which command", " what port", " what value",
-		" what version", " what size", " what format", " what type", " what algorithm", " what hash", " what flag",
-		" what option", " what key", " what prefix", " what suffix", " what extension", " what status", " what code",
-		" how do i call", " called", " named"} {
-		if strings.Contains(low, cue) {
-			return true
-		}
-	}
-	return false
-}
-
-// holdsValue reports whether a line states a value: a number, a code span,
-// a quoted name or a key: value pair.
-func holdsValue(s string) bool {
-	if strings.Contains(s, "`") || strings.Contains(s, "\"") || strings.Contains(s, "'") {
-		return true
-	}
-	for _, r := range s {
-		if unicode.IsDigit(r) {
-			return true
-		}
-	}
-	return false
-}
-
 // stopwords say nothing about what is asked for.
 var stopwords = map[string]bool{}
 
@@ -238,255 +203,38 @@ var symbolNames = map[string]string{
 // namedSymbols returns s with each code span that holds only a symbol
 // (symbolNames) replaced by the symbol's names, in place.
 func namedSymbols(s string) string {
-	if !strings.Contains(s, "`") {
+	spans := codeSpans(s)
+	if len(spans) == 0 {
 		return s
 	}
 	var b strings.Builder
-	rest := s
-	for {
-		i := strings.IndexByte(rest, '`')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(rest[i+1:], '`')
-		if j < 0 {
-			break
-		}
-		span := strings.TrimSpace(rest[i+1 : i+1+j])
-		b.WriteString(rest[:i])
-		if names, ok := symbolNames[span]; ok {
+	at := 0
+	for _, sp := range spans {
+		if names, ok := symbolNames[strings.TrimSpace(s[sp[0]:sp[1]])]; ok {
+			b.WriteString(s[at : sp[0]-1])
 			b.WriteString(" " + names + " ")
-		} else {
-			b.WriteString(rest[i : i+j+2])
+			at = sp[1] + 1
 		}
-		rest = rest[i+j+2:]
 	}
-	b.WriteString(rest)
+	b.WriteString(s[at:])
 	return b.String()
 }
 
-// quotedCallBoost is how much more a line weighs for each call the
-// question quotes that it writes as it is.
-const quotedCallBoost = 1.5
-
-// maxQuotedCall bounds the parentheses of a quoted call, in runes, so that
-// reading a question stays linear in its length.
-const maxQuotedCall = 200
-
-// quotedCalls returns the calls a question quotes, folded (foldCode): a
-// name, possibly dotted, and its balanced parentheses with what is in
-// them (fn('a', 'b'), fn.whenCalledWith('a').mockReturnValue(1)). A
-// question that pastes code asks about that code: the doc's line that
-// writes it is about it too.
-func quotedCalls(text string) []string {
-	var out []string
-	rs := []rune(text)
-	isName := func(r rune) bool {
-		return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$' || r == '.'
-	}
-	for i := 0; i < len(rs); i++ {
-		if !isName(rs[i]) || i > 0 && isName(rs[i-1]) {
-			continue
-		}
-		j := i
-		calls := 0
-		for {
-			for j < len(rs) && isName(rs[j]) {
-				j++
-			}
-			if j >= len(rs) || rs[j] != '(' || j == i {
-				break
-			}
-			depth, k := 0, j
-			for ; k < len(rs) && k-j < maxQuotedCall; k++ {
-				if rs[k] == '(' {
-					depth++
-				} else if rs[k] == ')' {
-					depth--
-					if depth == 0 {
-						break
-					}
-				}
-			}
-			if k >= len(rs) || k-j >= maxQuotedCall {
-				break // unbalanced or too long to be a quoted call
-			}
-			j = k + 1
-			calls++
-		}
-		if calls > 0 {
-			if c := foldCode(string(rs[i:j])); len(c) >= 6 {
-				out = append(out, c)
-			}
-			i = j - 1
-		}
-	}
-	return out
-}
-
-// quotedCode is the code a question quotes, each once: its calls and its
-// commands.
-func quotedCode(text string) []string {
-	out := quotedCalls(text)
-	for _, c := range quotedCommands(text) {
-		if !slices.Contains(out, c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// quotedCommands returns the commands a question writes out, folded
-// (foldCode): each flag (-g, --frozen-lockfile) with the one and the two
-// words before it ("install -g", "pnpm install -g"), and each code span.
-// A line that writes the command as the question does is about it.
-func quotedCommands(text string) []string {
-	var out []string
-	fields := strings.Fields(text)
-	for i, f := range fields {
-		f = strings.TrimRight(f, ",.;:?!)")
-		if len(f) < 2 || f[0] != '-' || !(unicode.IsLetter(rune(f[len(f)-1])) || unicode.IsDigit(rune(f[len(f)-1]))) {
-			continue
-		}
-		for back := 1; back <= 2 && i-back >= 0; back++ {
-			words := append(slices.Clone(fields[i-back:i]), f)
-			if c := foldCode(strings.Join(words, " ")); len(c) >= 6 && !slices.Contains(out, c) {
-				out = append(out, c)
-			}
-		}
-	}
-	for rest := text; ; {
-		i := strings.IndexByte(rest, '`')
+// codeSpans returns where the code spans of a line lie: the byte offsets
+// of each one's text, between its backticks. An unclosed backtick opens
+// none.
+func codeSpans(s string) [][2]int {
+	var out [][2]int
+	for at := 0; ; {
+		i := strings.IndexByte(s[at:], '`')
 		if i < 0 {
-			break
+			return out
 		}
-		j := strings.IndexByte(rest[i+1:], '`')
+		j := strings.IndexByte(s[at+i+1:], '`')
 		if j < 0 {
-			break
+			return out
 		}
-		if c := foldCode(rest[i+1 : i+1+j]); len(c) >= 6 && !slices.Contains(out, c) {
-			out = append(out, c)
-		}
-		rest = rest[i+j+2:]
+		out = append(out, [2]int{at + i + 1, at + i + 1 + j})
+		at += i + j + 2
 	}
-	return out
-}
-
-// foldCode lower-cases s and drops its white space and quote marks, so a
-// call quoted as fn("a", "b") meets a doc's fn('a','b').
-func foldCode(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case unicode.IsSpace(r), r == '\'', r == '"', r == '`':
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
-
-// defaultLineBoost is how much more a line that states a default weighs,
-// when the question asks for one, as lines are chosen (not as sections
-// are ranked: weighed there too, it moved sections and lost an answer).
-// Chosen on the fact eval's tune sets: 1.5 gained one fact in ranked
-// search only, 2 one each way.
-const defaultLineBoost = 2.0
-
-// statesDefault reports whether a line states a default: a "Default:"
-// label (a setting's list, a table's column), "defaults to", "default
-// is", "(default", "by default".
-func statesDefault(line string) bool {
-	low := strings.ToLower(strings.NewReplacer("*", "", "_", "").Replace(line))
-	if !strings.Contains(low, "default") || strings.Contains(low, "export default") {
-		return false
-	}
-	for _, p := range []string{"default:", "defaults to", "default is", "(default", "default value", "by default"} {
-		if strings.Contains(low, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// commandLineBoost is how much more a line holding a command weighs, as
-// lines are chosen, when the question asks for one. Chosen on the fact
-// eval's tune sets (1.5 and 2 gained the same fact).
-const commandLineBoost = 1.5
-
-// asksForCommand reports whether a question asks for a command or a flag
-// ("what command actually deploys", "which command-line switch").
-func asksForCommand(q string) bool {
-	low := " " + strings.ToLower(q) + " "
-	for _, cue := range []string{" what command", " which command", " what cli ", " which cli ", " command-line switch", " command line switch", " what do i run", " what should i run", " which flag", " what flag", " cli flag", " cli option"} {
-		if strings.Contains(low, cue) {
-			return true
-		}
-	}
-	return false
-}
-
-// holdsCommand reports whether a line holds a code span that reads as a
-// command: a lower-case word, then up to five more (npx wrangler deploy,
-// pnpm install --frozen-lockfile), or a long flag (--no-file-parallelism).
-func holdsCommand(s string) bool {
-	for rest := s; ; {
-		i := strings.IndexByte(rest, '`')
-		if i < 0 {
-			return false
-		}
-		j := strings.IndexByte(rest[i+1:], '`')
-		if j < 0 {
-			return false
-		}
-		span := strings.TrimSpace(rest[i+1 : i+1+j])
-		rest = rest[i+j+2:]
-		if strings.HasPrefix(span, "--") && len(span) > 3 {
-			return true
-		}
-		f := strings.Fields(span)
-		if len(f) >= 2 && len(f) <= 6 && isCommandWord(f[0]) {
-			return true
-		}
-	}
-}
-
-// isCommandWord reports whether w may name a program: lower case, digits
-// and hyphens (npx, vite, create-vite), not a sentence's word or a type.
-func isCommandWord(w string) bool {
-	for _, r := range w {
-		if !(unicode.IsLower(r) || unicode.IsDigit(r) || r == '-') {
-			return false
-		}
-	}
-	return len(w) >= 2
-}
-
-// caveatLineBoost is how much more a line stating a caveat or a reason
-// weighs, as lines are chosen, when the question asks for one. Chosen on
-// the fact eval's tune sets: 1.5 gained nothing, 2 one fact each way.
-const caveatLineBoost = 2.0
-
-// asksForCaveat reports whether a question asks for a catch, a reason or
-// why something still happens ("what's the catch", "why", "still skipped").
-func asksForCaveat(q string) bool {
-	low := " " + strings.ToLower(q) + " "
-	for _, cue := range []string{" catch", " downside", " drawback", " caveat", " gotcha", " pitfall", " why ", " risk", " trade-off", " tradeoff", " still "} {
-		if strings.Contains(low, cue) {
-			return true
-		}
-	}
-	return false
-}
-
-// statesCaveat reports whether a line states a caveat or a reason: "however",
-// "note that", "beware", "slower", "because", "this means"...
-func statesCaveat(s string) bool {
-	low := " " + strings.ToLower(s) + " "
-	for _, w := range []string{" however", " note that", " beware", " be aware", " caution", " warning", " keep in mind", " careful", " downside", " drawback", " slower", " limitation", " because ", " precaution", " this means ", " otherwise"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
 }

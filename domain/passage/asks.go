@@ -1,0 +1,170 @@
+package passage
+
+import (
+	"strings"
+	"unicode"
+)
+
+// What a question asks for (a value, a default, a command, a catch) and
+// whether a line states that kind of thing: a line of the kind asked for
+// answers before one that only shares more of the question's words.
+
+// asksForValue reports whether a question asks for a value: a default, a
+// limit, a name, a number, a command.
+func asksForValue(q string) bool {
+	low := " " + strings.ToLower(q) + " "
+	if strings.Contains(low, " what happen") || strings.Contains(low, " what does ") && strings.Contains(low, " do ") {
+		return false // asks for a behaviour, not a value
+	}
+	for _, cue := range []string{" which ", " what ", " default", " how many ", " how much ", " how long ", " how big ", " how large ",
+		" how often ", " largest ", " smallest ", " maximum ", " minimum ", " max ", " min ", " limit", " longest ",
+		" shortest ", " what is the name", " what name", " what command", " which command", " what port", " what value",
+		" what version", " what size", " what format", " what type", " what algorithm", " what hash", " what flag",
+		" what option", " what key", " what prefix", " what suffix", " what extension", " what status", " what code",
+		" how do i call", " called", " named"} {
+		if strings.Contains(low, cue) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsValue reports whether a line states a value: a number, a code span,
+// a quoted name or a key: value pair.
+func holdsValue(s string) bool {
+	if strings.Contains(s, "`") || strings.Contains(s, "\"") || strings.Contains(s, "'") {
+		return true
+	}
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultLineBoost is how much more a line that states a default weighs,
+// when the question asks for one, as lines are chosen (not as sections
+// are ranked: weighed there too, it moved sections and lost an answer).
+// Chosen on the fact eval's tune sets: 1.5 gained one fact in ranked
+// search only, 2 one each way.
+const defaultLineBoost = 2.0
+
+// statesDefault reports whether a line states a default: a "Default:"
+// label (a setting's list, a table's column), "defaults to", "default
+// is", "(default", "by default".
+func statesDefault(line string) bool {
+	low := strings.ToLower(strings.NewReplacer("*", "", "_", "").Replace(line))
+	if !strings.Contains(low, "default") || strings.Contains(low, "export default") {
+		return false
+	}
+	for _, p := range []string{"default:", "defaults to", "default is", "(default", "default value", "by default"} {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandLineBoost is how much more a line holding a command weighs, as
+// lines are chosen, when the question asks for one. Chosen on the fact
+// eval's tune sets (1.5 and 2 gained the same fact).
+const commandLineBoost = 1.5
+
+// asksForCommand reports whether a question asks for a command or a flag
+// ("what command actually deploys", "which command-line switch").
+func asksForCommand(q string) bool {
+	low := " " + strings.ToLower(q) + " "
+	for _, cue := range []string{" what command", " which command", " what cli ", " which cli ", " command-line switch", " command line switch", " what do i run", " what should i run", " which flag", " what flag", " cli flag", " cli option"} {
+		if strings.Contains(low, cue) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsCommand reports whether a line holds a code span that reads as a
+// command: a lower-case word, then up to five more (npx wrangler deploy,
+// pnpm install --frozen-lockfile), or a long flag (--no-file-parallelism).
+func holdsCommand(s string) bool {
+	for _, sp := range codeSpans(s) {
+		span := strings.TrimSpace(s[sp[0]:sp[1]])
+		if strings.HasPrefix(span, "--") && len(span) > 3 {
+			return true
+		}
+		f := strings.Fields(span)
+		if len(f) >= 2 && len(f) <= 6 && isCommandWord(f[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCommandWord reports whether w may name a program: lower case, digits
+// and hyphens (npx, vite, create-vite), not a sentence's word or a type.
+func isCommandWord(w string) bool {
+	for _, r := range w {
+		if !(unicode.IsLower(r) || unicode.IsDigit(r) || r == '-') {
+			return false
+		}
+	}
+	return len(w) >= 2
+}
+
+// caveatLineBoost is how much more a line stating a caveat or a reason
+// weighs, as lines are chosen, when the question asks for one. Chosen on
+// the fact eval's tune sets: 1.5 gained nothing, 2 one fact each way.
+const caveatLineBoost = 2.0
+
+// asksForCaveat reports whether a question asks for a catch, a reason or
+// why something still happens ("what's the catch", "why", "still skipped").
+func asksForCaveat(q string) bool {
+	low := " " + strings.ToLower(q) + " "
+	for _, cue := range []string{" catch", " downside", " drawback", " caveat", " gotcha", " pitfall", " why ", " risk", " trade-off", " tradeoff", " still "} {
+		if strings.Contains(low, cue) {
+			return true
+		}
+	}
+	return false
+}
+
+// statesCaveat reports whether a line states a caveat or a reason: "however",
+// "note that", "beware", "slower", "because", "this means"...
+func statesCaveat(s string) bool {
+	low := " " + strings.ToLower(s) + " "
+	for _, w := range []string{" however", " note that", " beware", " be aware", " caution", " warning", " keep in mind", " careful", " downside", " drawback", " slower", " limitation", " because ", " precaution", " this means ", " otherwise"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// kindWeight is how much more text weighs for stating what the question
+// asks for: a value when it asks for one, the code it pastes; and, as
+// lines are chosen (not as sections are ranked), a command, a caveat or a
+// default when it asks for one.
+func (q Question) kindWeight(text string, choosing bool) float64 {
+	w := 1.0
+	if q.asksValue && holdsValue(text) {
+		w *= 1.6
+	}
+	if choosing && q.asksCommand && holdsCommand(text) {
+		w *= commandLineBoost
+	}
+	if choosing && q.asksCaveat && statesCaveat(text) {
+		w *= caveatLineBoost
+	}
+	if choosing && q.asksDefault && statesDefault(text) {
+		w *= defaultLineBoost
+	}
+	if len(q.code) > 0 {
+		folded := foldCode(text)
+		for _, c := range q.code {
+			if strings.Contains(folded, c) {
+				w *= quotedCallBoost
+			}
+		}
+	}
+	return w
+}
