@@ -7,8 +7,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.uber.org/fx"
@@ -104,73 +106,39 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 		defer f.Close()
 		dump = f
 	}
-	for _, c := range factCorpora {
-		if _, err := os.Stat(c.root); err != nil {
-			t.Fatalf("corpus %s: %v", c.name, err)
+	// The corpora are asked at once, each with its own app and index
+	// (under -race, one after the other took most of the package's ten
+	// minutes on two cores); their figures are merged in corpus order.
+	results := make([]corpusFacts, len(factCorpora))
+	var wg sync.WaitGroup
+	var dumpMu sync.Mutex
+	slots := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
+	for i, c := range factCorpora {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			results[i] = askCorpus(t, c.name, c.root, indexFor(c.name), splits, sources, show, dump, &dumpMu)
+		}()
+	}
+	wg.Wait()
+	for _, r := range results {
+		summary.WriteString(r.summary)
+		for k, n := range r.held {
+			held[k] += n
 		}
-		s := config.Settings{Root: c.root, Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
-			MaxImageBytes: 5 << 20, MaxAnswerTokens: 20000, Index: indexFor(c.name), Tools: []string{"library", "engine"}}
-		if err := s.Validate(); err != nil {
-			t.Fatal(err)
+		for k, n := range r.asked {
+			asked[k] += n
 		}
-		var eng *engine.Engine
-		var searcher *search.Searcher
-		fxApp := fx.New(appfx.Module(s, slog.New(slog.DiscardHandler)), fx.Populate(&eng, &searcher), fx.NopLogger)
-		if err := fxApp.Err(); err != nil {
-			t.Fatal(err)
-		}
-		ranked := func(ctx context.Context, q engine.EvalQuestion) (string, error) {
-			return searcher.SearchDocuments(ctx, search.SearchRequest{Query: q.Query, Mode: search.SearchRanked, Scope: domain.Scope{Depth: -1}})
-		}
-		for _, split := range splits {
-			file := filepath.Join("..", "..", "testdata", "eval", "facts", c.name+"-"+split+".jsonl")
-			f, err := os.Open(file)
-			if err != nil {
-				t.Error(err)
-				continue
+		for k, kinds := range r.whyMissed {
+			if whyMissed[k] == nil {
+				whyMissed[k] = map[string][]string{}
 			}
-			questions, err := engine.ReadEvalQuestions(f, file)
-			f.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, way := range []struct {
-				name   string
-				answer engine.EvalAnswerer
-			}{{"ask", eng.EvalAnswer}, {"ranked", ranked}} {
-				report := engine.RunEvalQuestions(context.Background(), questions, way.answer)
-				var sizes []int
-				var missed []string
-				for _, r := range report.Results {
-					if dump != nil {
-						line, _ := json.Marshal(map[string]any{"corpus": c.name, "split": split, "way": way.name, "id": r.Question.ID, "passed": r.Passed, "answer": r.Answer})
-						fmt.Fprintf(dump, "%s\n", line)
-					}
-					if slices.Contains(show, r.Question.ID) {
-						t.Logf("%s %s (%v):\n%s\n", way.name, r.Question.ID, r.Passed, r.Answer)
-					}
-					sizes = append(sizes, domain.EstimateTokens(int64(len(r.Answer))))
-					if !r.Passed {
-						missed = append(missed, r.Question.ID)
-						kind := "no line in the sources"
-						if src, ok := sources[r.Question.ID]; ok {
-							kind = classifyMiss(r.Answer, src)
-						}
-						k := split + "/" + way.name
-						if whyMissed[k] == nil {
-							whyMissed[k] = map[string][]string{}
-						}
-						whyMissed[k][kind] = append(whyMissed[k][kind], r.Question.ID)
-					}
-				}
-				line := fmt.Sprintf("%-9s %-8s %-7s %2d/%2d (%3.0f%%), median answer %d tokens; missed: %s\n", c.name, split, way.name,
-					report.Passed(), len(report.Results), 100*report.Score(), median(sizes), strings.Join(missed, " "))
-				summary.WriteString(line)
-				held[split+"/"+way.name] += report.Passed()
-				asked[split+"/"+way.name] += len(report.Results)
+			for kind, ids := range kinds {
+				whyMissed[k][kind] = append(whyMissed[k][kind], ids...)
 			}
 		}
-		fxApp.Stop(context.Background())
 	}
 	for _, split := range splits {
 		for _, way := range []string{"ask", "ranked"} {
@@ -196,6 +164,94 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 		}
 	}
 	t.Logf("\n%s", summary.String())
+}
+
+// corpusFacts is what one corpus's questions gave: its lines of the
+// summary, and the counts and misses factEval merges.
+type corpusFacts struct {
+	summary     string
+	held, asked map[string]int                 // by split/way
+	whyMissed   map[string]map[string][]string // split/way -> kind -> ids
+}
+
+// askCorpus asks one corpus's fact questions, both ways, through an app
+// of its own. It reports failures with t.Error: it runs on its own
+// goroutine.
+func askCorpus(t *testing.T, name, root, index string, splits []string, sources map[string]factSource, show []string, dump *os.File, dumpMu *sync.Mutex) corpusFacts {
+	out := corpusFacts{held: map[string]int{}, asked: map[string]int{}, whyMissed: map[string]map[string][]string{}}
+	if _, err := os.Stat(root); err != nil {
+		t.Errorf("corpus %s: %v", name, err)
+		return out
+	}
+	s := config.Settings{Root: root, Convention: "auto", DocIndex: "index.json", ImageIndex: "images/index.json",
+		MaxImageBytes: 5 << 20, MaxAnswerTokens: 20000, Index: index, Tools: []string{"library", "engine"}}
+	if err := s.Validate(); err != nil {
+		t.Error(err)
+		return out
+	}
+	var eng *engine.Engine
+	var searcher *search.Searcher
+	fxApp := fx.New(appfx.Module(s, slog.New(slog.DiscardHandler)), fx.Populate(&eng, &searcher), fx.NopLogger)
+	if err := fxApp.Err(); err != nil {
+		t.Error(err)
+		return out
+	}
+	ranked := func(ctx context.Context, q engine.EvalQuestion) (string, error) {
+		return searcher.SearchDocuments(ctx, search.SearchRequest{Query: q.Query, Mode: search.SearchRanked, Scope: domain.Scope{Depth: -1}})
+	}
+	for _, split := range splits {
+		file := filepath.Join("..", "..", "testdata", "eval", "facts", name+"-"+split+".jsonl")
+		f, err := os.Open(file)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		questions, err := engine.ReadEvalQuestions(f, file)
+		f.Close()
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		for _, way := range []struct {
+			name   string
+			answer engine.EvalAnswerer
+		}{{"ask", eng.EvalAnswer}, {"ranked", ranked}} {
+			report := engine.RunEvalQuestions(context.Background(), questions, way.answer)
+			var sizes []int
+			var missed []string
+			for _, r := range report.Results {
+				if dump != nil {
+					line, _ := json.Marshal(map[string]any{"corpus": name, "split": split, "way": way.name, "id": r.Question.ID, "passed": r.Passed, "answer": r.Answer})
+					dumpMu.Lock()
+					fmt.Fprintf(dump, "%s\n", line)
+					dumpMu.Unlock()
+				}
+				if slices.Contains(show, r.Question.ID) {
+					t.Logf("%s %s (%v):\n%s\n", way.name, r.Question.ID, r.Passed, r.Answer)
+				}
+				sizes = append(sizes, domain.EstimateTokens(int64(len(r.Answer))))
+				if !r.Passed {
+					missed = append(missed, r.Question.ID)
+					kind := "no line in the sources"
+					if src, ok := sources[r.Question.ID]; ok {
+						kind = classifyMiss(r.Answer, src)
+					}
+					k := split + "/" + way.name
+					if out.whyMissed[k] == nil {
+						out.whyMissed[k] = map[string][]string{}
+					}
+					out.whyMissed[k][kind] = append(out.whyMissed[k][kind], r.Question.ID)
+				}
+			}
+			line := fmt.Sprintf("%-9s %-8s %-7s %2d/%2d (%3.0f%%), median answer %d tokens; missed: %s\n", name, split, way.name,
+				report.Passed(), len(report.Results), 100*report.Score(), median(sizes), strings.Join(missed, " "))
+			out.summary += line
+			out.held[split+"/"+way.name] += report.Passed()
+			out.asked[split+"/"+way.name] += len(report.Results)
+		}
+	}
+	fxApp.Stop(context.Background())
+	return out
 }
 
 func median(xs []int) int {

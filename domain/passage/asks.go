@@ -50,11 +50,14 @@ func holdsValue(s string) bool {
 // search only, 2 one each way.
 const defaultLineBoost = 2.0
 
+// emphasis drops markdown's emphasis marks (**Default:**, _default_).
+var emphasis = strings.NewReplacer("*", "", "_", "")
+
 // statesDefault reports whether a line states a default: a "Default:"
 // label (a setting's list, a table's column), "defaults to", "default
 // is", "(default", "by default".
 func statesDefault(line string) bool {
-	low := strings.ToLower(strings.NewReplacer("*", "", "_", "").Replace(line))
+	low := strings.ToLower(emphasis.Replace(line))
 	if !strings.Contains(low, "default") || strings.Contains(low, "export default") {
 		return false
 	}
