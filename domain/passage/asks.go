@@ -16,17 +16,12 @@ func asksForValue(q string) bool {
 	if strings.Contains(low, " what happen") || strings.Contains(low, " what does ") && strings.Contains(low, " do ") {
 		return false // asks for a behaviour, not a value
 	}
-	for _, cue := range []string{" which ", " what ", " default", " how many ", " how much ", " how long ", " how big ", " how large ",
+	return containsAny(low, []string{" which ", " what ", " default", " how many ", " how much ", " how long ", " how big ", " how large ",
 		" how often ", " largest ", " smallest ", " maximum ", " minimum ", " max ", " min ", " limit", " longest ",
 		" shortest ", " what is the name", " what name", " what command", " which command", " what port", " what value",
 		" what version", " what size", " what format", " what type", " what algorithm", " what hash", " what flag",
 		" what option", " what key", " what prefix", " what suffix", " what extension", " what status", " what code",
-		" how do i call", " called", " named"} {
-		if strings.Contains(low, cue) {
-			return true
-		}
-	}
-	return false
+		" how do i call", " called", " named"})
 }
 
 // holdsValue reports whether a line states a value: a number, a code span,
@@ -61,12 +56,7 @@ func statesDefault(line string) bool {
 	if !strings.Contains(low, "default") || strings.Contains(low, "export default") {
 		return false
 	}
-	for _, p := range []string{"default:", "defaults to", "default is", "(default", "default value", "by default"} {
-		if strings.Contains(low, p) {
-			return true
-		}
-	}
-	return false
+	return containsAny(low, []string{"default:", "defaults to", "default is", "(default", "default value", "by default"})
 }
 
 // commandLineBoost is how much more a line holding a command weighs, as
@@ -78,12 +68,7 @@ const commandLineBoost = 1.5
 // ("what command actually deploys", "which command-line switch").
 func asksForCommand(q string) bool {
 	low := " " + strings.ToLower(q) + " "
-	for _, cue := range []string{" what command", " which command", " what cli ", " which cli ", " command-line switch", " command line switch", " what do i run", " what should i run", " which flag", " what flag", " cli flag", " cli option"} {
-		if strings.Contains(low, cue) {
-			return true
-		}
-	}
-	return false
+	return containsAny(low, []string{" what command", " which command", " what cli ", " which cli ", " command-line switch", " command line switch", " what do i run", " what should i run", " which flag", " what flag", " cli flag", " cli option"})
 }
 
 // holdsCommand reports whether a line holds a code span that reads as a
@@ -123,24 +108,14 @@ const caveatLineBoost = 2.0
 // why something still happens ("what's the catch", "why", "still skipped").
 func asksForCaveat(q string) bool {
 	low := " " + strings.ToLower(q) + " "
-	for _, cue := range []string{" catch", " downside", " drawback", " caveat", " gotcha", " pitfall", " why ", " risk", " trade-off", " tradeoff", " still "} {
-		if strings.Contains(low, cue) {
-			return true
-		}
-	}
-	return false
+	return containsAny(low, []string{" catch", " downside", " drawback", " caveat", " gotcha", " pitfall", " why ", " risk", " trade-off", " tradeoff", " still "})
 }
 
 // statesCaveat reports whether a line states a caveat or a reason: "however",
 // "note that", "beware", "slower", "because", "this means"...
 func statesCaveat(s string) bool {
 	low := " " + strings.ToLower(s) + " "
-	for _, w := range []string{" however", " note that", " beware", " be aware", " caution", " warning", " keep in mind", " careful", " downside", " drawback", " slower", " limitation", " because ", " precaution", " this means ", " otherwise"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return containsAny(low, []string{" however", " note that", " beware", " be aware", " caution", " warning", " keep in mind", " careful", " downside", " drawback", " slower", " limitation", " because ", " precaution", " this means ", " otherwise"})
 }
 
 // kindWeight is how much more text weighs for stating what the question
@@ -170,4 +145,14 @@ func (q Question) kindWeight(text string, choosing bool) float64 {
 		}
 	}
 	return w
+}
+
+// containsAny reports whether s holds one of subs.
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
