@@ -38,6 +38,7 @@ func factSources(t *testing.T) map[string]factSource {
 		filepath.Join("..", "..", "testdata", "eslint-docs", "questions-sources.md"),
 		filepath.Join("..", "..", "testdata", "jest-docs", "questions-sources.md"),
 		filepath.Join("..", "..", "testdata", "pnpm-docs", "questions-sources.md"),
+		filepath.Join("..", "..", "testdata", "svelte-docs", "questions-sources.md"),
 	} {
 		raw, err := os.ReadFile(file)
 		if err != nil {

@@ -37,6 +37,7 @@ var factCorpora = []struct {
 	{"eslint-docs", filepath.Join("..", "..", "testdata", "eslint-docs", "docs")},
 	{"jest-docs", filepath.Join("..", "..", "testdata", "jest-docs", "docs")},
 	{"pnpm-docs", filepath.Join("..", "..", "testdata", "pnpm-docs", "docs")},
+	{"svelte-docs", filepath.Join("..", "..", "testdata", "svelte-docs", "docs")},
 }
 
 // factHeldOutGoal is issue 21's goal for the held-out share, which the
