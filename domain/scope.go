@@ -166,6 +166,29 @@ func ScopedNotes(notes []string, root string, commands Commands) []string {
 	return capNotes(kept, commands)
 }
 
+// ShownNotes returns the notes a search answer carries: those about no doc
+// (the index itself) and those about a doc the answer shows (shown says
+// which). A search shows a handful of docs; a library with 30 broken
+// frontmatters would otherwise add 20 lines about other docs to every
+// answer (the Svelte documentation's ranked answers doubled). The others
+// are counted in one closing note that names the command listing them all.
+func ShownNotes(notes []string, shown func(path string) bool, commands Commands) []string {
+	var kept []string
+	others := 0
+	for _, n := range notes {
+		if subject, isPath := noteDocPath(n); isPath && !shown(subject) {
+			others++
+			continue
+		}
+		kept = append(kept, n)
+	}
+	if others > 0 {
+		kept = append(kept, fmt.Sprintf("%d %s about docs this answer does not show: %s lists every problem of the library",
+			others, wording.Plural(others, "note", "notes"), commands.Check()))
+	}
+	return capNotes(kept, commands)
+}
+
 // MaxScopedNotes caps the catalog notes one answer carries: they ride on
 // every listing and search of their scope, and a library of 1,000 broken
 // docs would otherwise add 1,000 lines to each.

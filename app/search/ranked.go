@@ -123,7 +123,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		return "", err
 	}
 	var b strings.Builder
-	notes := domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools())
+	var notes []string // this call's own; the catalog's are added at the end, for the docs shown
 	shown := 0
 	// Group the sections by doc, docs in the order of their best section,
 	// so each doc's line is written once.
@@ -234,6 +234,11 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		notes = append(notes, fmt.Sprintf("%s (%s) changed since the section index read it: its sections are left out of "+
 			"ranked answers until the index catches up (a few seconds); mode \"string\" searches it as it is now", d.ID, d.Path))
 	}
+	shownDocs := make(map[string]bool, len(groups))
+	for _, g := range groups {
+		shownDocs[g.doc.Path] = true
+	}
+	notes = append(domain.ShownNotes(cat.Notes, func(p string) bool { return shownDocs[p] }, l.lib.Config().Commands.OrTools()), notes...)
 	if data != nil {
 		*data = Result{Query: req.Query, Mode: SearchRanked, Docs: len(docs), Hits: shown, HitDocs: len(groups), Shown: shown, Notes: notes}
 		for _, g := range groups {

@@ -216,7 +216,7 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 	// Showing the hits reads again only the docs shown, up to max_results.
 	ctx = parent
 
-	notes := domain.ScopedNotes(cat.Notes, req.Root, l.lib.Config().Commands.OrTools())
+	var notes []string // this call's own; the catalog's are added at the end, for the docs shown
 	total, hitDocs := 0, 0
 	for i, d := range docs {
 		if errs[i] != nil {
@@ -233,7 +233,7 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 
 	if data != nil {
 		*data = Result{Query: asked.Query, Mode: cmp.Or(asked.Mode, SearchString), WholeWord: asked.WholeWord,
-			Docs: len(docs), Hits: total, HitDocs: hitDocs, Notes: notes}
+			Docs: len(docs), Hits: total, HitDocs: hitDocs}
 	}
 	var b strings.Builder
 	how := m.describe()
@@ -256,6 +256,7 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 	budget := req.MaxResults
 	style := hitStyle{context: req.Context, tagFilter: req.Tags}
 	shown, shownDocs := 0, 0
+	shownPaths := map[string]bool{}
 	var hits []hit
 	for i, d := range docs {
 		if counts[i] == 0 {
@@ -282,14 +283,16 @@ func (l *Searcher) search(ctx context.Context, req SearchRequest, data *Result) 
 		}
 		shown += len(hits)
 		shownDocs++
+		shownPaths[d.Path] = true
 		if len(hits) < counts[i] {
 			// The cut fell inside this doc: it counts among the docs with
 			// hits not shown.
 			shownDocs--
 		}
 	}
+	notes = append(domain.ShownNotes(cat.Notes, func(p string) bool { return shownPaths[p] }, l.lib.Config().Commands.OrTools()), notes...)
 	if data != nil {
-		data.Shown = shown
+		data.Shown, data.Notes = shown, notes
 	}
 	if left := total - shown; left > 0 {
 		leftDocs := hitDocs - shownDocs
