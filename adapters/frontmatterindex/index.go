@@ -297,8 +297,10 @@ func (ix *Index) build(found []candidate, walkNotes []note) *domain.Catalog {
 				Tags:    cloneTags(tags),
 			}
 		}
-		for _, problem := range m.problems {
-			notes = append(notes, note{p, fmt.Sprintf("frontmatter: '%s': %s", p, problem)})
+		if len(m.problems) > 0 {
+			// One note a doc, its problems in order: a doc's line of its
+			// own in every answer that shows it, not one per problem.
+			notes = append(notes, note{p, fmt.Sprintf("frontmatter: '%s': %s", p, strings.Join(m.problems, "; "))})
 		}
 	}
 	sort.SliceStable(notes, func(i, j int) bool { return notes[i].path < notes[j].path })

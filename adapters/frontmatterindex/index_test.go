@@ -196,17 +196,19 @@ func TestBadFrontmatterIsServedWithANote(t *testing.T) {
 		"bom.md":         "\ufeff---\ntitle: With BOM\ntags: [bom]\n---\n",
 		"not-a-map.md":   "---\n- a\n---\n",
 		"bad-tokens.md":  "---\ntokens: lots\ntags: [t]\n---\n",
+		"two-bad.md":     "---\ntitle: [a]\ntags: go\n---\n# Two\n",
 	})
 	ix := openIndex(t, dir)
 	cat := catalogOf(t, ix)
 	wantDocs := []domain.Document{
 		{ID: "bad-tokens", Path: "bad-tokens.md", Title: "bad-tokens", Tags: []string{"root", "t"}},
-		{ID: "bad-yaml", Path: "bad-yaml.md", Title: "Bad YAML", Tags: []string{"root"}},
+		{ID: "bad-yaml", Path: "bad-yaml.md", Title: "x", Tags: []string{"root"}},
 		{ID: "bom", Path: "bom.md", Title: "With BOM", Tags: []string{"root", "bom"}},
 		{ID: "index", Path: "index.md", Title: "index", Tags: []string{"root"}},
 		{ID: "js", Path: "js.md", Title: "JS", Tags: []string{"root"}},
 		{ID: "not-a-map", Path: "not-a-map.md", Title: "not-a-map", Tags: []string{"root"}},
 		{ID: "scalar-tags", Path: "scalar-tags.md", Title: "Scalar tags", Tags: []string{"root"}},
+		{ID: "two-bad", Path: "two-bad.md", Title: "Two", Tags: []string{"root"}},
 		{ID: "unclosed", Path: "unclosed.md", Title: "Unclosed", Tags: []string{"root"}},
 	}
 	if !reflect.DeepEqual(withoutStamps(cat.Docs), wantDocs) {
@@ -214,10 +216,12 @@ func TestBadFrontmatterIsServedWithANote(t *testing.T) {
 	}
 	wantNotes := []string{
 		"frontmatter: 'bad-tokens.md': 'tokens' must be a whole number ≥ 0; the size estimate is used instead",
-		"frontmatter: 'bad-yaml.md': the frontmatter is not valid YAML (line 3: did not find expected ',' or ']'); served without its title, summary and tags",
+		"frontmatter: 'bad-yaml.md': the frontmatter is not valid YAML (line 3: did not find expected ',' or ']'); read line by line: served with its title",
 		"frontmatter: 'js.md': '---js' frontmatter (line 1) is never executed or read: only YAML frontmatter ('---') is; served without its title, summary and tags",
 		"frontmatter: 'not-a-map.md': the frontmatter (line 1) is not a set of 'key: value' lines; served without its title, summary and tags",
 		`frontmatter: 'scalar-tags.md': 'tags' must be a list of strings, e.g. tags: ["a", "b"]; served without its own tags`,
+		// A doc's problems are one note.
+		`frontmatter: 'two-bad.md': 'title' must be text; the first heading is used instead; 'tags' must be a list of strings, e.g. tags: ["a", "b"]; served without its own tags`,
 		"frontmatter: 'unclosed.md': the frontmatter opened on line 1 is never closed with '---'; read as markdown, without title, summary and tags",
 	}
 	if !reflect.DeepEqual(cat.Notes, wantNotes) {

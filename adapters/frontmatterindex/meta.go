@@ -195,9 +195,19 @@ func (m *meta) decode(data []byte, openingLine int) {
 			n, _ := strconv.Atoi(sub[1])
 			what = fmt.Sprintf("the frontmatter is not valid YAML (line %d: %s)", openingLine+n, sub[2])
 		}
-		m.problems = append(m.problems, what+"; served without its title, summary and tags")
-		return
+		var kept []string
+		f, kept = decodeByLine(data)
+		if len(kept) == 0 {
+			m.problems = append(m.problems, what+"; served without its title, summary and tags")
+			return
+		}
+		m.problems = append(m.problems, what+"; read line by line: served with its "+joinAnd(kept))
 	}
+	m.apply(f)
+}
+
+// apply takes the decoded fields, noting each one that is of the wrong kind.
+func (m *meta) apply(f frontmatterFields) {
 	m.title = oneLine(f.Title.value)
 	m.summary = oneLine(f.Summary.value)
 	if m.summary == "" {
@@ -223,6 +233,75 @@ func (m *meta) decode(data []byte, openingLine int) {
 			m.problems = append(m.problems, bad.what)
 		}
 	}
+}
+
+// decodeByLine reads a block that is not valid YAML one top-level entry at
+// a time (a line that starts a key, with the indented lines under it), so
+// one bad line costs only its own field. A text field whose line is not
+// YAML either is taken as written: Svelte's docs title pages
+// "title: {#await ...}" and "title: bind:", which a YAML reader refuses
+// and their site shows as they read; without a title such a page is found
+// by its body alone. kept names the fields read, in the block's order.
+func decodeByLine(data []byte) (f frontmatterFields, kept []string) {
+	lines := strings.Split(string(data), "\n")
+	var seen []string // a key's first entry counts, as YAML readers that allow duplicates take one
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && (strings.HasPrefix(lines[j], " ") || strings.HasPrefix(lines[j], "\t")) {
+			j++
+		}
+		entry := strings.Join(lines[i:j], "\n")
+		key, value, isKey := strings.Cut(lines[i], ":")
+		multiline := j-i > 1
+		i = j
+		key = strings.TrimSpace(key)
+		if !isKey || !readKeys[key] || contains(seen, key) {
+			continue
+		}
+		var one frontmatterFields
+		if err := yaml.Unmarshal([]byte(entry), &one); err != nil {
+			text := strings.TrimSpace(value)
+			if multiline || text == "" || !textKeys[key] {
+				continue
+			}
+			one = frontmatterFields{}
+			field := map[string]*textField{"title": &one.Title, "summary": &one.Summary, "description": &one.Description}[key]
+			field.value = text
+		}
+		bad := false // read, but of the wrong kind: apply notes it, kept does not name it
+		switch key {
+		case "title":
+			f.Title, bad = one.Title, one.Title.bad
+		case "summary":
+			f.Summary, bad = one.Summary, one.Summary.bad
+		case "description":
+			f.Description, bad = one.Description, one.Description.bad
+		case "tags":
+			f.Tags, bad = one.Tags, one.Tags.bad
+		case "tokens":
+			f.Tokens, bad = one.Tokens, one.Tokens.bad
+		}
+		seen = append(seen, key)
+		if !bad {
+			kept = append(kept, key)
+		}
+	}
+	return f, kept
+}
+
+// readKeys are frontmatterFields' keys; textKeys those of text, which a
+// line that is not YAML still gives as written.
+var (
+	readKeys = map[string]bool{"title": true, "summary": true, "description": true, "tags": true, "tokens": true}
+	textKeys = map[string]bool{"title": true, "summary": true, "description": true}
+)
+
+// joinAnd lists names as "title", "title and tags", "title, summary and tags".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // blockEnd returns the length of src up to and including the first line,

@@ -142,22 +142,34 @@ func TestParseMeta(t *testing.T) {
 			problem: "'tokens' must be a whole number",
 		},
 		{
-			name:    "invalid YAML, line counted in the file",
+			name:    "invalid YAML, line counted in the file, the other lines read",
 			src:     "---\ntitle: ok\ntags: [a, b\n---\n# Still titled\n",
-			want:    meta{heading: "Still titled"},
-			problem: "the frontmatter is not valid YAML (line 3: did not find expected ',' or ']')",
+			want:    meta{title: "ok", heading: "Still titled"},
+			problem: "the frontmatter is not valid YAML (line 3: did not find expected ',' or ']'); read line by line: served with its title",
 		},
 		{
-			name:    "mapping values in a plain scalar",
+			name:    "mapping values in a plain scalar: the title as written",
 			src:     "---\ntitle: a: b\n---\n",
-			want:    meta{},
-			problem: "the frontmatter opened on line 1 is not valid YAML (mapping values are not allowed in this context)",
+			want:    meta{title: "a: b"},
+			problem: "the frontmatter opened on line 1 is not valid YAML (mapping values are not allowed in this context); read line by line",
 		},
 		{
 			name:    "YAML error lines are the file's",
 			src:     "---\na: 1\nb: 2\ntitle: a: b\n---\n",
-			want:    meta{},
+			want:    meta{title: "a: b"},
 			problem: "the frontmatter is not valid YAML (line 4: mapping values are not allowed in this context)",
+		},
+		{
+			name:    "a flow mapping's braces in a title, tags of one line kept (Svelte's docs)",
+			src:     "---\ntitle: {#await ...}\ntags: [template-await]\n---\nBody.\n",
+			want:    meta{title: "{#await ...}", tags: []string{"template-await"}},
+			problem: "the frontmatter is not valid YAML (line 3: did not find expected ',' or '}'); read line by line: served with its title and tags",
+		},
+		{
+			name:    "an indented entry that is not YAML is left out, not taken as written",
+			src:     "---\nsummary:\n  - [a\n---\n",
+			want:    meta{},
+			problem: "served without its title, summary and tags",
 		},
 		{
 			name:    "a list instead of keys",
@@ -241,5 +253,18 @@ func TestFirstHeading(t *testing.T) {
 				t.Errorf("firstHeading(%q) = %q, want %q", tt.src, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestParseMetaByLineWrongKind: a block read line by line whose tags are a
+// single string names only its title as kept, and notes the tags apart.
+func TestParseMetaByLineWrongKind(t *testing.T) {
+	got := parseMeta([]byte("---\ntitle: {#if ...}\ntags: template-if\n---\n"))
+	want := []string{
+		"the frontmatter is not valid YAML (line 3: did not find expected ',' or '}'); read line by line: served with its title",
+		`'tags' must be a list of strings, e.g. tags: ["a", "b"]; served without its own tags`,
+	}
+	if got.title != "{#if ...}" || len(got.tags) != 0 || !reflect.DeepEqual(got.problems, want) {
+		t.Errorf("title %q, tags %q, problems %q", got.title, got.tags, got.problems)
 	}
 }

@@ -35,7 +35,7 @@ func MetaCache(file string, log *slog.Logger) Option {
 
 // metaCacheVersion changes whenever what parseMeta derives changes, so an
 // older cache is not trusted.
-const metaCacheVersion = 1
+const metaCacheVersion = 2 // 2: a block that is not valid YAML is read line by line
 
 // metaCacheFile is the cache file's content (see encode: gob took 30 ms
 // to decode 11,111 records, a third of a restart's first listing).
