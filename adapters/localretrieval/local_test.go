@@ -438,8 +438,8 @@ func TestLocateDefinitionLineFirst(t *testing.T) {
 	}
 }
 
-// A fourth and fifth passage are quoted, by two lines each, while the
-// answer stays short; with long lines the answer keeps its three.
+// The best passage quotes four lines, the next two three; a fourth and
+// fifth passage are quoted, by two lines each, while the answer stays short; with long lines the answer keeps its three.
 func TestAskQuotesMorePassagesWhileShort(t *testing.T) {
 	write := func(root string, line func(doc, n int) string) {
 		for d := 1; d <= 6; d++ {
@@ -468,7 +468,10 @@ func TestAskQuotesMorePassagesWhileShort(t *testing.T) {
 	}
 	for i, p := range ps {
 		want := passage.SectionLines
-		if i >= 3 {
+		switch {
+		case i == 0:
+			want = 4 // the best passage: its heading and the three notes
+		case i >= 3:
 			want = 2
 		}
 		if got := strings.Count(p, "\n  L"); got != want {
