@@ -149,21 +149,8 @@ func ScopedNotes(notes []string, root string, commands Commands) []string {
 	if err != nil || root == "" || len(notes) == 0 {
 		return capNotes(append([]string(nil), notes...), commands)
 	}
-	var kept []string
-	elsewhere := 0
-	for _, n := range notes {
-		subject, isPath := noteDocPath(n)
-		if isPath && subject != root && !strings.HasPrefix(subject, root+"/") {
-			elsewhere++
-			continue
-		}
-		kept = append(kept, n)
-	}
-	if elsewhere > 0 {
-		kept = append(kept, fmt.Sprintf("%d %s about docs outside %s: %s lists every problem of the library",
-			elsewhere, wording.Plural(elsewhere, "note", "notes"), root+"/", commands.Check()))
-	}
-	return capNotes(kept, commands)
+	under := func(p string) bool { return p == root || strings.HasPrefix(p, root+"/") }
+	return notesAbout(notes, under, "docs outside "+root+"/", commands)
 }
 
 // ShownNotes returns the notes a search answer carries: those about no doc
@@ -173,18 +160,25 @@ func ScopedNotes(notes []string, root string, commands Commands) []string {
 // answer (the Svelte documentation's ranked answers doubled). The others
 // are counted in one closing note that names the command listing them all.
 func ShownNotes(notes []string, shown func(path string) bool, commands Commands) []string {
+	return notesAbout(notes, shown, "docs this answer does not show", commands)
+}
+
+// notesAbout keeps the notes about no doc and those about a doc keep
+// takes, and counts the others in one note about the others ("docs
+// outside api/") naming check; at most MaxScopedNotes in all.
+func notesAbout(notes []string, keep func(path string) bool, others string, commands Commands) []string {
 	var kept []string
-	others := 0
+	left := 0
 	for _, n := range notes {
-		if subject, isPath := noteDocPath(n); isPath && !shown(subject) {
-			others++
+		if subject, isPath := noteDocPath(n); isPath && !keep(subject) {
+			left++
 			continue
 		}
 		kept = append(kept, n)
 	}
-	if others > 0 {
-		kept = append(kept, fmt.Sprintf("%d %s about docs this answer does not show: %s lists every problem of the library",
-			others, wording.Plural(others, "note", "notes"), commands.Check()))
+	if left > 0 {
+		kept = append(kept, fmt.Sprintf("%d %s about %s: %s lists every problem of the library",
+			left, wording.Plural(left, "note", "notes"), others, commands.Check()))
 	}
 	return capNotes(kept, commands)
 }

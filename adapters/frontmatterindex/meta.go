@@ -265,8 +265,14 @@ func decodeByLine(data []byte) (f frontmatterFields, kept []string) {
 				continue
 			}
 			one = frontmatterFields{}
-			field := map[string]*textField{"title": &one.Title, "summary": &one.Summary, "description": &one.Description}[key]
-			field.value = text
+			switch key {
+			case "title":
+				one.Title.value = text
+			case "summary":
+				one.Summary.value = text
+			case "description":
+				one.Description.value = text
+			}
 		}
 		bad := false // read, but of the wrong kind: apply notes it, kept does not name it
 		switch key {
