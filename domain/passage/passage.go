@@ -5,7 +5,8 @@
 // weighing most, close together, and, when the question asks for a value (a
 // default, a limit, a name, a count), the lines that hold one (a number, a
 // code span, a quoted name), and the lines of the kind asked for (a command,
-// a default, a caveat, the code the question pastes: asks.go, quoted.go).
+// a default, a caveat, a limit for a yes-or-no question, the code the
+// question pastes: asks.go, quoted.go).
 // Ranked search_documents, librarian_ask,
 // librarian_discuss and librarian_brief quote through it, so they show the
 // same lines. Pure, and linear in the section's size. It imports only the
@@ -51,6 +52,10 @@ type Question struct {
 	// asksCaveat: the question asks for a catch or a reason; lines
 	// stating one are preferred as lines are chosen.
 	asksCaveat bool
+	// asksYesNo: the question asks whether something can or does happen;
+	// lines stating a limit (not, only, unless) are preferred as lines are
+	// chosen.
+	asksYesNo bool
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -97,6 +102,7 @@ func NewQuestion(text string) Question {
 	q.asksDefault = seen[Stem("default")]
 	q.asksCommand = asksForCommand(text)
 	q.asksCaveat = asksForCaveat(text)
+	q.asksYesNo = asksYesOrNo(text)
 	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
 		if r == "default" {
 			q.asksDefault = true

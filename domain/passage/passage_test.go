@@ -413,3 +413,26 @@ func TestALineStatingTheCatchIsChosen(t *testing.T) {
 		t.Error("asksForCaveat: want a why question to ask for one and a how-to not")
 	}
 }
+
+// TestALineStatingTheLimitIsChosen: asked yes or no ("Can it skip
+// those?"), the line stating the limit is chosen before one that shares as
+// many of the question's words but states none.
+func TestALineStatingTheLimitIsChosen(t *testing.T) {
+	section := []string{
+		"## Options", // 1
+		"The camelcase rule checks names in imports and properties.", // 2
+		"The camelcase rule does not check names in imports.",        // 3
+	}
+	q := NewQuestion("Can the camelcase rule skip names in imports?")
+	if got := q.Best(section, 1, len(section), 1); !slices.Equal(got, []int{3}) {
+		t.Errorf("Best = %v, want [3] (the limit)", got)
+	}
+	for text, want := range map[string]bool{
+		"Can it skip those?": true, "I kept a reference. Will it still work?": true,
+		"How do I skip those?": false, "which hash does it use": false, "can": false,
+	} {
+		if got := asksYesOrNo(text); got != want {
+			t.Errorf("asksYesOrNo(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
