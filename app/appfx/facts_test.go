@@ -48,12 +48,12 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 149, "ranked": 161}
+var factHeldOutFloor = map[string]int{"ask": 150, "ranked": 162}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres), whose ranking is its own (ts_rank_cd, idf-weighed
 // terms), so its figures are too.
-var factHeldOutFloorPostgres = map[string]int{"ask": 138, "ranked": 155}
+var factHeldOutFloorPostgres = map[string]int{"ask": 139, "ranked": 155}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,

@@ -21,7 +21,7 @@ func asksForValue(q string) bool {
 		" shortest ", " what is the name", " what name", " what command", " which command", " what port", " what value",
 		" what version", " what size", " what format", " what type", " what algorithm", " what hash", " what flag",
 		" what option", " what key", " what prefix", " what suffix", " what extension", " what status", " what code",
-		" how do i call", " called", " named"})
+		" how do i call", " called", " named", " how do i ", " how can i ", " how should i "})
 }
 
 // holdsValue reports whether a line states a value: a number, a code span,

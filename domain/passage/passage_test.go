@@ -436,3 +436,21 @@ func TestALineStatingTheLimitIsChosen(t *testing.T) {
 		}
 	}
 }
+
+// TestHowDoIAsksForAValue: "how do I" asks for what to write (a flag, a
+// name, a setting), so a line holding a code span answers before prose
+// sharing as many of the question's words.
+func TestHowDoIAsksForAValue(t *testing.T) {
+	section := []string{
+		"## Deploy", // 1
+		"You deploy the workspace package from the project root.",     // 2
+		"To deploy the workspace package, pass `--legacy` to deploy.", // 3
+	}
+	q := NewQuestion("How do I deploy the workspace package?")
+	if got := q.Best(section, 1, len(section), 1); !slices.Equal(got, []int{3}) {
+		t.Errorf("Best = %v, want [3] (the flag)", got)
+	}
+	if !asksForValue("How can I skip them?") || asksForValue("How does it work?") {
+		t.Error("asksForValue: want how can I to ask for a value and how does it work not")
+	}
+}
