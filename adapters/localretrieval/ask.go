@@ -50,7 +50,12 @@ const (
 	// answer stays within askBudgetBytes (about 400 tokens).
 	askMorePassages = 5
 	askTailLines    = 2
-	askBudgetBytes  = 1600
+	// askFirstLines is how many lines the best passage quotes, one more
+	// than the others (as ranked search's best section): three in four
+	// answered facts are in it. On the fact eval's tune sets 159 -> 160 of
+	// 198 (PostgreSQL 146 -> 147); held out 147 -> 149 of 203 (134 -> 137).
+	askFirstLines  = 4
+	askBudgetBytes = 1600
 	// askCandidates are the sections asked of the index, as ranked
 	// search_documents asks for its five.
 	askCandidates    = 15
@@ -164,12 +169,6 @@ func topicOf(history []knowledge.Turn) string {
 // best line answers and how much of the question they hold): a section
 // whose lines hold the answer goes before an intro that only names the
 // topic.
-// askFirstLines is how many lines the best passage quotes, one more than
-// the others (as ranked search's best section): three in four answered
-// facts are in it. On the fact eval's tune sets, 159 -> 160 of 198
-// (PostgreSQL 146 -> 147); held out 147 -> 149 of 203 (134 -> 137).
-const askFirstLines = 4
-
 func (e *Engine) passages(ctx context.Context, text, asked string, n int, excludes knowledge.Excludes) ([]quotedSection, int, error) {
 	// The lines answer what was asked: a follow-up's own words, not the
 	// earlier question that carries its topic to the search.
