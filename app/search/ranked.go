@@ -240,11 +240,8 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		notes = append(notes, fmt.Sprintf("%s (%s) changed since the section index read it: its sections are left out of "+
 			"ranked answers until the index catches up (a few seconds); mode \"string\" searches it as it is now", d.ID, d.Path))
 	}
-	shownDocs := make(map[string]bool, len(groups))
-	for _, g := range groups {
-		shownDocs[g.doc.Path] = true
-	}
-	notes = append(domain.ShownNotes(cat.Notes, func(p string) bool { return shownDocs[p] }, l.lib.Config().Commands.OrTools()), notes...)
+	shownDoc := func(p string) bool { _, ok := groupOf[p]; return ok } // groupOf holds the docs shown
+	notes = append(domain.ShownNotes(cat.Notes, shownDoc, l.lib.Config().Commands.OrTools()), notes...)
 	if data != nil {
 		*data = Result{Query: req.Query, Mode: SearchRanked, Docs: len(docs), Hits: shown, HitDocs: len(groups), Shown: shown, Notes: notes}
 		for _, g := range groups {
