@@ -39,6 +39,7 @@ func factSources(t *testing.T) map[string]factSource {
 		filepath.Join("..", "..", "testdata", "jest-docs", "questions-sources.md"),
 		filepath.Join("..", "..", "testdata", "pnpm-docs", "questions-sources.md"),
 		filepath.Join("..", "..", "testdata", "svelte-docs", "questions-sources.md"),
+		filepath.Join("..", "..", "testdata", "vue-docs", "questions-sources.md"),
 	} {
 		raw, err := os.ReadFile(file)
 		if err != nil {

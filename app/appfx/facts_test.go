@@ -38,6 +38,7 @@ var factCorpora = []struct {
 	{"jest-docs", filepath.Join("..", "..", "testdata", "jest-docs", "docs")},
 	{"pnpm-docs", filepath.Join("..", "..", "testdata", "pnpm-docs", "docs")},
 	{"svelte-docs", filepath.Join("..", "..", "testdata", "svelte-docs", "docs")},
+	{"vue-docs", filepath.Join("..", "..", "testdata", "vue-docs", "docs")},
 }
 
 // factHeldOutGoal is issue 21's goal for the held-out share, which the
@@ -48,12 +49,12 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 150, "ranked": 162}
+var factHeldOutFloor = map[string]int{"ask": 166, "ranked": 180}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres), whose ranking is its own (ts_rank_cd, idf-weighed
 // terms), so its figures are too.
-var factHeldOutFloorPostgres = map[string]int{"ask": 139, "ranked": 155}
+var factHeldOutFloorPostgres = map[string]int{"ask": 151, "ranked": 167}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,
