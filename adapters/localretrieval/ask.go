@@ -235,7 +235,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if len(out) == 0 {
 			lineLen = firstQuotedLineLen
 		}
-		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path], quoted, lineLen)
+		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path], quoted, lineLen, len(out) == 0)
 		withDefinition(&p, c.ent, c.lines, shown[c.sec.Path])
 		if len(p.Quote) == 0 && slices.ContainsFunc(out, func(o quotedSection) bool {
 			return o.Path == p.Path && o.Start <= p.Start && p.End <= o.End
@@ -250,8 +250,9 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 // quote builds the passage of section s: the nLines lines that best answer q,
 // less those a passage of the same doc above quotes (shown), as ranked
 // search_documents shows them (passage.Question.Shown), a long line cut
-// to where the question's words meet.
-func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool, nLines, lineLen int) quotedSection {
+// to where the question's words meet. The first passage (first) quotes
+// each of them with the line that follows it (passage.Question.ShownFollowed).
+func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool, nLines, lineLen int, first bool) quotedSection {
 	p := quotedSection{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
 	if p.DocID == "" {
 		p.DocID = s.Path
@@ -262,7 +263,11 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 			p.Heading = sec.Heading
 		}
 	}
-	for _, n := range q.Shown(lines, s.Start, s.End, nLines, s.Lines, shown) {
+	choose := q.Shown
+	if first {
+		choose = q.ShownFollowed
+	}
+	for _, n := range choose(lines, s.Start, s.End, nLines, s.Lines, shown) {
 		if n < 1 || n > len(lines) {
 			continue
 		}

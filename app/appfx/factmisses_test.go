@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -62,6 +63,10 @@ const (
 	missSection = "right doc, other sections"
 	missLine    = "section shown, not the line"
 	missCut     = "line shown, the fact cut off"
+	// missNextTo is a missLine whose line is next to one the answer
+	// quotes (the next or the one before that is not blank, within two
+	// lines): counted apart, as the place such misses were found to be.
+	missNextTo = "  of them, the line next to a quoted one"
 )
 
 // The sections an answer shows, in its two shapes: librarian_ask's
@@ -76,16 +81,18 @@ var (
 	quotedLine    = regexp.MustCompile(`^\s*L(\d+)(?: \[[^\]]*\])?: `)
 )
 
-// classifyMiss says why answer, which does not hold the fact that src's
-// line states, missed it: the doc is not among those shown, or it is but
-// none of its sections shown holds the line, or one does and the line
-// was not quoted, or was quoted cut short (a long line's excerpt) without
-// the fact.
-func classifyMiss(answer string, src factSource) string {
-	kind := missDoc
+// shownPart is a section an answer shows (line 0: its range from..to) or
+// a line it quotes of one (line > 0), with the section's doc's path.
+type shownPart struct {
+	path           string
+	from, to, line int
+}
+
+// shownParts reads an answer's sections and quoted lines, in order.
+func shownParts(answer string) []shownPart {
+	var out []shownPart
 	doc, path := "", "" // ranked search's current doc; the current section's doc
 	for _, l := range regexp.MustCompile(`\r?\n`).Split(answer, -1) {
-		from, to := 0, 0
 		switch {
 		case askPassage.MatchString(l):
 			m := askPassage.FindStringSubmatch(l)
@@ -93,34 +100,81 @@ func classifyMiss(answer string, src factSource) string {
 			if path == "" {
 				path = m[1] + ".md"
 			}
-			from, _ = strconv.Atoi(m[3])
-			to, _ = strconv.Atoi(m[4])
+			from, _ := strconv.Atoi(m[3])
+			to, _ := strconv.Atoi(m[4])
+			out = append(out, shownPart{path: path, from: from, to: to})
 		case rankedDoc.MatchString(l):
 			doc, path = rankedDoc.FindStringSubmatch(l)[1], ""
-			continue
 		case rankedSection.MatchString(l) && doc != "":
 			m := rankedSection.FindStringSubmatch(l)
 			path = doc
-			from, _ = strconv.Atoi(m[1])
-			to, _ = strconv.Atoi(m[2])
+			from, _ := strconv.Atoi(m[1])
+			to, _ := strconv.Atoi(m[2])
+			out = append(out, shownPart{path: path, from: from, to: to})
 		case quotedLine.MatchString(l):
-			if n, _ := strconv.Atoi(quotedLine.FindStringSubmatch(l)[1]); path == src.path && n == src.line {
-				return missCut
-			}
-			continue
-		default:
-			continue
+			n, _ := strconv.Atoi(quotedLine.FindStringSubmatch(l)[1])
+			out = append(out, shownPart{path: path, line: n})
 		}
-		if path != src.path {
-			continue
-		}
-		if from <= src.line && src.line <= to {
+	}
+	return out
+}
+
+// classifyMiss says why answer, which does not hold the fact that src's
+// line states, missed it: the doc is not among those shown, or it is but
+// none of its sections shown holds the line, or one does and the line
+// was not quoted, or was quoted cut short (a long line's excerpt) without
+// the fact.
+func classifyMiss(answer string, src factSource) string {
+	kind := missDoc
+	for _, p := range shownParts(answer) {
+		switch {
+		case p.path != src.path:
+		case p.line == src.line:
+			return missCut
+		case p.line > 0:
+		case p.from <= src.line && src.line <= p.to:
 			kind = missLine
-		} else if kind == missDoc {
+		case kind == missDoc:
 			kind = missSection
 		}
 	}
 	return kind
+}
+
+// nextToQuoted says whether src's line is next to a line the answer
+// quotes of its doc (lines is the doc's): the next or previous line that
+// is not blank, within two lines.
+func nextToQuoted(answer string, src factSource, lines []string) bool {
+	for _, p := range shownParts(answer) {
+		if p.path != src.path || p.line == 0 {
+			continue
+		}
+		for _, dir := range []int{1, -1} {
+			for k := p.line + dir; k >= 1 && k <= len(lines) && k != p.line+3*dir; k += dir {
+				if strings.TrimSpace(lines[k-1]) == "" {
+					continue
+				}
+				if k == src.line {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+func TestNextToQuoted(t *testing.T) {
+	doc := strings.Split("# T\n\nintro\n- a\n- b\n\nafter\n\n\nfar", "\n")
+	answer := "[1] t § t \"T\" · L1–10 · ~20 tokens\n  L4: - a\n"
+	for line, want := range map[int]bool{3: true, 5: true, 7: false, 10: false} {
+		if got := nextToQuoted(answer, factSource{"t.md", line}, doc); got != want {
+			t.Errorf("line %d: %v, want %v", line, got, want)
+		}
+	}
+	if nextToQuoted(answer, factSource{"u.md", 5}, doc) {
+		t.Error("a line of another doc is not next to t.md's")
+	}
 }
 
 func TestClassifyMiss(t *testing.T) {

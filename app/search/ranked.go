@@ -209,7 +209,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		if shown == 1 {
 			lineRunes = rankedFirstHitRunes
 		}
-		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines, lineRunes))
+		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines, lineRunes, shown == 1))
 	}
 	for gi := range groups {
 		groups[gi].sections = withDefinitions(groups[gi], shownLines[groups[gi].doc.Path])
@@ -257,8 +257,14 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 // lines when none scores), at most nLines, in line order, less those
 // a section of the doc shown above shows already (shown, which it adds
 // its own to): a section and its subsection found both quote a line once.
-func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte, shown map[int]bool, nLines, lineRunes int) sectionHits {
-	best := q.Shown(textLines(v, content, s.Start, s.End), s.Start, s.End, nLines, s.Lines, shown)
+// The best section (first) quotes each of them with the line that follows
+// it (passage.Question.ShownFollowed).
+func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte, shown map[int]bool, nLines, lineRunes int, first bool) sectionHits {
+	choose := q.Shown
+	if first {
+		choose = q.ShownFollowed
+	}
+	best := choose(textLines(v, content, s.Start, s.End), s.Start, s.End, nLines, s.Lines, shown)
 	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}, lineRunes: lineRunes}
 	for _, l := range best {
 		h := hit{Line: l}

@@ -135,6 +135,54 @@ func TestShownQuotesALineOnce(t *testing.T) {
 	}
 }
 
+// TestShownFollowedQuotesTheNextLine: the best section quotes a chosen
+// line with the one after it (the next list item, the next paragraph),
+// where the fact often is in words the question does not share; not a
+// heading, not a line too long, not past the section, not a line shown.
+func TestShownFollowedQuotesTheNextLine(t *testing.T) {
+	q := NewQuestion("which refresh token rotation options exist?")
+	lines := []string{
+		"## Rotation", // 1
+		"Refresh token rotation takes two options.",  // 2
+		"- `reuseWindow`: 10 seconds by default",     // 3
+		"- `family`: revoke them all",                // 4
+		"",                                           // 5
+		"The rotation of a refresh token is logged.", // 6
+		"",           // 7
+		"## Storage", // 8
+	}
+	if got := q.Shown(lines, 1, 8, 2, nil, map[int]bool{}); !slices.Equal(got, []int{2, 6}) {
+		t.Errorf("Shown = %v, want lines 2 and 6 alone: a section that is not the best quotes no following line", got)
+	}
+	shown := map[int]bool{}
+	got := q.ShownFollowed(lines, 1, 8, 2, nil, shown)
+	if !slices.Equal(got, []int{2, 3, 6}) {
+		t.Errorf("ShownFollowed = %v, want lines 2 and 6, the item after 2 (3), and none after 6 (a heading)", got)
+	}
+	if !shown[3] {
+		t.Error("the following line is not marked shown")
+	}
+	if got := q.ShownFollowed(lines, 1, 6, 1, nil, map[int]bool{3: true}); slices.Contains(got, 3) {
+		t.Errorf("ShownFollowed = %v quotes line 3 again", got)
+	}
+	// Line 6 is followed, past the blank line 7, by the heading 8: none.
+	if got := followingLine(lines, 6, 8); got != 0 {
+		t.Errorf("followingLine(6) = %d, want 0: a heading", got)
+	}
+	next := slices.Clone(lines)
+	next[7] = "Rotated tokens are kept for a day." // line 8, past the blank line 7
+	if got := followingLine(next, 6, 8); got != 8 {
+		t.Errorf("followingLine(6) = %d, want 8, past the blank line", got)
+	}
+	if got := followingLine(next, 6, 7); got != 0 {
+		t.Errorf("followingLine(6) = %d, want 0: line 8 is past the section", got)
+	}
+	next[7] = strings.Repeat("x", followedLineRunes+1)
+	if got := followingLine(next, 6, 8); got != 0 {
+		t.Errorf("followingLine(6) = %d, want 0 for a line over %d runes", got, followedLineRunes)
+	}
+}
+
 // TestCodeNameCountsOnce: a code name the question holds (daisyUI) is one
 // of its words, not three (daisyui, daisy, ui): a line that only names it
 // does not beat the line with the question's other words.
