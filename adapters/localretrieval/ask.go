@@ -275,8 +275,9 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 		if len(text) > lineLen {
 			// A long line is quoted around where the question's words
 			// meet, the fact usually after them (passage.Question.WindowWithin).
+			// A line a little too long is quoted whole (wording.AnswerSlack).
 			from, to, _ := q.WindowWithin(text, lineLen-lineLen/6)
-			text = wording.Excerpt([]byte(text), from, to, lineLen, 6)
+			text = wording.ExcerptOrWhole([]byte(text), from, to, lineLen, 6)
 		}
 		p.Quote = append(p.Quote, quotedLine{N: n, Text: text})
 	}

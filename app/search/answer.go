@@ -151,7 +151,11 @@ func (w *hitWriter) run(hits []hit, first, last int) {
 			if cb := domain.CodeBlockAt(s.CodeBlocks, line); cb >= 0 {
 				writeCodeMark(w.b, s.CodeBlocks[cb])
 			}
-			fmt.Fprintf(w.b, ": %s\n", wording.Excerpt(w.g.v.Line(content, line), h.Start, h.End, cmp.Or(w.st.lineRunes, maxHitRunes), cmp.Or(w.st.before, 3)))
+			excerpt := wording.Excerpt
+			if w.fixed { // a ranked answer's line: whole when a little too long (wording.AnswerSlack)
+				excerpt = wording.ExcerptOrWhole
+			}
+			fmt.Fprintf(w.b, ": %s\n", excerpt(w.g.v.Line(content, line), h.Start, h.End, cmp.Or(w.st.lineRunes, maxHitRunes), cmp.Or(w.st.before, 3)))
 		}
 	}
 }

@@ -60,3 +60,20 @@ func FuzzExcerptKeepsTheMatch(f *testing.F) {
 		}
 	})
 }
+
+// TestExcerptOrWholeQuotesANearlyShortLine: a line at most AnswerSlack
+// times the width is quoted whole, its end (the value) in view; a longer
+// one is cut as Excerpt cuts it.
+func TestExcerptOrWholeQuotesANearlyShortLine(t *testing.T) {
+	line := []byte(strings.Repeat("word ", 54) + "use the `--legacy` flag.") // 294 runes
+	if got := ExcerptOrWhole(line, 0, 4, 200, 6); got != string(line) {
+		t.Errorf("ExcerptOrWhole = %q, want the whole line", got)
+	}
+	if got := Excerpt(line, 0, 4, 200, 6); strings.Contains(got, "--legacy") {
+		t.Errorf("Excerpt = %q: a line over 200 runes is cut", got)
+	}
+	long := []byte(strings.Repeat("word ", 60) + "use the `--legacy` flag.") // 324 runes, over AnswerSlack x 200
+	if got := ExcerptOrWhole(long, 0, 4, 200, 6); got != Excerpt(long, 0, 4, 200, 6) {
+		t.Errorf("ExcerptOrWhole = %q, want it cut as Excerpt cuts it", got)
+	}
+}
