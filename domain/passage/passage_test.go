@@ -183,6 +183,35 @@ func TestShownFollowedQuotesTheNextLine(t *testing.T) {
 	}
 }
 
+// TestShownTakesOneLineOfACodeBlock: an example that repeats the
+// question's names on every line gives one chosen line; the others go to
+// the prose that states the fact.
+func TestShownTakesOneLineOfACodeBlock(t *testing.T) {
+	q := NewQuestion("how many classes does max-classes-per-file allow?")
+	lines := []string{
+		"## Options", // 1
+		"* `max`: the most classes a file may hold (defaulted to 1).", // 2
+		"```js",                                // 3
+		"/* max-classes-per-file: 2 */",        // 4
+		"class Foo {} // max-classes-per-file", // 5
+		"class Bar {} // max-classes-per-file", // 6
+		"```",                                  // 7
+	}
+	got := q.Shown(lines, 1, 7, 2, nil, map[int]bool{})
+	if len(got) != 2 || !slices.Contains(got, 2) {
+		t.Errorf("Shown = %v, want 2 lines, the prose line 2 among them", got)
+	}
+	code := 0
+	for _, l := range got {
+		if l >= 4 && l <= 6 {
+			code++
+		}
+	}
+	if code != 1 {
+		t.Errorf("Shown = %v: %d lines of the code block, want 1", got, code)
+	}
+}
+
 // TestCodeNameCountsOnce: a code name the question holds (daisyUI) is one
 // of its words, not three (daisyui, daisy, ui): a line that only names it
 // does not beat the line with the question's other words.
