@@ -49,12 +49,12 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 233, "ranked": 246}
+var factHeldOutFloor = map[string]int{"ask": 293, "ranked": 307}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres), whose ranking is its own (ts_rank_cd, idf-weighed
 // terms), so its figures are too.
-var factHeldOutFloorPostgres = map[string]int{"ask": 201, "ranked": 222}
+var factHeldOutFloorPostgres = map[string]int{"ask": 259, "ranked": 282}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,
