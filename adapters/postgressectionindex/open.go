@@ -8,8 +8,8 @@
 // a newer librarian is refused. A schema holds one library, by name
 // (library.go): another library's ingest or server is refused. Documents keep their catalog entry, bytes
 // (bytea), parse (jsonb), names and links; sections carry a weighted
-// tsvector (doc title and heading path 'A', code identifiers 'B', body 'D')
-// with a GIN index, ranked by ts_rank_cd; a folded copy of each text has a
+// tsvector (doc title and heading path 'A', code 'B', body 'D') with a GIN
+// index and their length, ranked by BM25 computed in SQL (ranked.go); a folded copy of each text has a
 // pg_trgm GIN index for literal and regex candidates, which the caller
 // verifies with its own matcher (CandidateTexts sends the candidates' texts
 // with them). A batch's puts are written in parts on parallel connections,

@@ -82,10 +82,13 @@ func (ix *Index) putPart(ctx context.Context, conn *pgxpool.Conn, part []section
 		}
 		s := rows.sections
 		if len(s.path) > 0 {
-			if _, err := tx.Exec(ctx, `INSERT INTO sections (path, ord, section_id, start_line, end_line, search)
-				SELECT p, o, id, st, en, setweight(to_tsvector('librarian_english', h), 'A') ||
-					setweight(to_tsvector('librarian_english', c), 'B') || setweight(to_tsvector('librarian_english', b), 'D')
-				FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[]) AS s(p, o, id, st, en, h, c, b)`,
+			// A section's length, for BM25, is its vector's count of
+			// positions: its words but stop words (at most 256 of one word).
+			if _, err := tx.Exec(ctx, `INSERT INTO sections (path, ord, section_id, start_line, end_line, search, length)
+				SELECT p, o, id, st, en, v, (SELECT coalesce(sum(array_length(u.positions, 1)), 0) FROM unnest(v) u) FROM (
+					SELECT p, o, id, st, en, setweight(to_tsvector('librarian_english', h), 'A') ||
+						setweight(to_tsvector('librarian_english', c), 'B') || setweight(to_tsvector('librarian_english', b), 'D') AS v
+					FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[]) AS s(p, o, id, st, en, h, c, b)) x`,
 				s.path, s.ord, s.id, s.start, s.end, s.heading, s.code, s.body); err != nil {
 				return err
 			}

@@ -101,6 +101,18 @@ BEGIN
 	END LOOP;
 END $$;
 `,
+	// 3: ranked search by BM25 (ranked.go), which needs each section's
+	// length; and section texts read with '<' and '>' as spaces, where
+	// PostgreSQL's parser dropped the words between `<script>` and
+	// `</script>` (codeAware). The vectors of version 2 lack both, so
+	// every doc goes: the next ingest stores the library again (the
+	// library is the source of truth, as a rebuilt SQLite index).
+	`
+ALTER TABLE sections ADD COLUMN length integer NOT NULL DEFAULT 0;
+DELETE FROM docs;
+INSERT INTO meta (key, value) VALUES ('generation', '1')
+	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
+`,
 }
 
 // tables are the section index's tables, which every role that serves it

@@ -132,100 +132,6 @@ const queryCTE = `l AS (SELECT DISTINCT '''' || replace(replace(lexeme, '\', '\\
 	q AS (SELECT string_agg(quoted, ' | ')::tsquery AS q, string_agg(quoted, ' & ')::tsquery AS qall,
 		array_agg(quoted::tsquery) AS terms FROM l)`
 
-// rankWeights are ts_rank_cd's weights for D, C, B, A: body, (unused),
-// code identifiers, doc title and heading path.
-const rankWeights = `'{0.1, 0.2, 0.5, 1.0}'`
-
-// defaultLimit is the number of sections a RankedQuery without a Limit gets.
-const defaultLimit = 5
-
-// Ranked returns the best sections for q: those holding most of its
-// distinct terms first, then by cover density (ts_rank_cd) over the
-// weighted tsvector, ties by path and section order, each with its
-// best-matching lines.
-func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.RankedSection, error) {
-	limit := q.Limit
-	if limit <= 0 {
-		limit = defaultLimit
-	}
-	text := clean(codeAware(q.Text))
-	// The question's distinct lexemes, as the librarian_english
-	// configuration analyses it, each quoted as a tsquery operand.
-	var terms []string
-	if err := ix.pool.QueryRow(ctx, `SELECT coalesce(array_agg(DISTINCT '''' || replace(replace(lexeme, '\', '\\'), '''', '''''') || ''''), '{}')
-		FROM unnest(to_tsvector('librarian_english', $1))`, text).Scan(&terms); err != nil {
-		return nil, ix.fail("rank sections", err)
-	}
-	if len(terms) == 0 {
-		return nil, nil
-	}
-	slices.Sort(terms)
-	weights, df, err := ix.termWeights(ctx, terms)
-	if err != nil {
-		return nil, ix.fail("rank sections", err)
-	}
-	rare := rareTerms(terms, df)
-	args := []any{"", strings.Join(terms, " | "), terms, limit, weights}
-	filter := ""
-	if q.Paths != nil {
-		args = append(args, q.Paths)
-		filter = ` AND s.path = ANY($6)`
-	}
-	// A section holding more of the question's distinct terms, each
-	// weighed by how few sections hold it (termWeights), ranks first (as
-	// BM25's sum over terms does; ts_rank_cd alone lets many hits of one
-	// word in a title beat a section with every word); within that, cover
-	// density with the column weights, squashed into [0, 1). So the
-	// best sections are among those holding at least k of the n terms as
-	// soon as there are enough of them: k runs down from n (every term, a
-	// selective GIN lookup), and only the sections holding at least k terms
-	// are scored; those holding any term (which may be most of a big
-	// library for common words) only when fewer hold two.
-	rank := func(match string) ([]domain.RankedSection, error) {
-		args[0] = match
-		rows, err := ix.pool.Query(ctx, `SELECT path, section_id, start_line, end_line, hits + cd / (1 + cd) AS score FROM (
-				SELECT s.path, s.ord, s.section_id, s.start_line, s.end_line,
-					(SELECT coalesce(sum(u.w), 0) FROM unnest($3::text[]::tsquery[], $5::float8[]) AS u(t, w) WHERE s.search @@ u.t)::float8 AS hits,
-					ts_rank_cd(`+rankWeights+`, s.search, $2::tsquery)::float8 AS cd
-				FROM sections s WHERE s.search @@ $1::tsquery`+filter+`
-			) r ORDER BY score DESC, path, ord LIMIT $4`, args...)
-		if err != nil {
-			return nil, err
-		}
-		return pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.RankedSection, error) {
-			var s domain.RankedSection
-			err := r.Scan(&s.Path, &s.SectionID, &s.Start, &s.End, &s.Score)
-			return s, err
-		})
-	}
-	var out []domain.RankedSection
-	for k := len(terms); k >= 1; k-- {
-		match := atLeast(terms, k)
-		if match == "" {
-			continue // too many combinations: a lower k says as much
-		}
-		if k > 1 && len(rare) > 0 {
-			// A section holding a rare term alone may outweigh those
-			// holding k common ones: it is a candidate too (a selective
-			// lookup, as the term is rare).
-			match = "(" + match + ") | " + strings.Join(rare, " | ")
-		}
-		if out, err = rank(match); err != nil || len(out) >= limit {
-			break
-		}
-	}
-	if err != nil {
-		return nil, ix.fail("rank sections", err)
-	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	if err := ix.bestLines(ctx, text, out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // maxCombos caps the combinations of terms atLeast writes.
 const maxCombos = 16
 
@@ -384,6 +290,7 @@ type termStats struct {
 	at       time.Time // when
 	sections float64
 	df       map[string]float64
+	length   float64 // a section's mean length, in words (averageLength); 0 before it is read
 }
 
 // termStatsMaxAge is how long counts outlive a change to the index.
@@ -426,7 +333,7 @@ func (ix *Index) termWeights(ctx context.Context, terms []string) (weights, df [
 	st := &ix.terms
 	st.mu.Lock()
 	if st.df == nil || st.gen != gen && time.Since(st.at) > termStatsMaxAge || len(st.df) > maxCountedTerms {
-		st.gen, st.at, st.df, st.sections = gen, time.Now(), map[string]float64{}, 0
+		st.gen, st.at, st.df, st.sections, st.length = gen, time.Now(), map[string]float64{}, 0, 0
 	}
 	df = make([]float64, len(terms))
 	var missing []string

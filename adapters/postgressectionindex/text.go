@@ -63,7 +63,13 @@ func clean(s string) string {
 // hyphenated whole too) but keeps camelCase, paths and dotted names whole;
 // with the parts beside them a token is found both by its whole form and
 // by its parts. The same function prepares documents and queries.
+//
+// Angle brackets become spaces first: PostgreSQL's parser reads `<b>` as
+// an XML tag, which it drops, and drops everything between `<script>` and
+// `</script>` (or `<style>`), so a Svelte or Vue section that writes
+// `<script setup>` in its prose lost its words, heading included.
 func codeAware(s string) string {
+	s = untagged(s)
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	start := -1
@@ -93,6 +99,19 @@ func codeAware(s string) string {
 	}
 	flush(len(s))
 	return b.String()
+}
+
+// untagged is s with '<' and '>' as spaces.
+func untagged(s string) string {
+	if !strings.ContainsAny(s, "<>") {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '<' || r == '>' {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // splitCode splits a token at separators (/ . : _ - and other punctuation)

@@ -1,0 +1,286 @@
+package postgressectionindex
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/librarian/librarian/domain"
+)
+
+// defaultLimit is the number of sections a RankedQuery without a Limit gets.
+const defaultLimit = 5
+
+// BM25's parameters, as SQLite's FTS5 (the other index) has them, and the
+// weight of a word by where the section holds it (its tsvector's labels):
+// a word of the doc title or heading path (A) counts eight times a body
+// word (D), a word of a code block (B) half of one. Decided on the fact
+// eval's tune sets (app/appfx TestFactEval): code at 0 to 2 times a body
+// word held 384 to 402 of 498 facts through librarian_ask, 0.5 the most
+// (code words come twice, whole and split, see codeAware); headings at 4
+// or 12 moved one or two facts.
+const (
+	bm25K1         = 1.2
+	bm25B          = 0.75
+	headingWeight  = 8.0
+	codeWeight     = 0.5
+	titleWeightUse = 1.0 // label C, not written: a body word's
+)
+
+// The pool BM25 scores: the sections holding the most of the question's
+// words, k of its n words and k as high as gives at least poolMin
+// sections (or k = 1), and at most poolMax: scoring reads each section's
+// vector, so a common word in a big library must not make it read them
+// all. Over the fact eval's corpora (700 to 10,000 sections) a pool of at
+// least 200 sections ranked as well as scoring every section holding any
+// word (tune ask 402, ranked 418 of 498 both ways); a pool of the first k
+// giving five sections, as the index ranked before BM25, 391 and 405.
+const (
+	poolMin = 200
+	poolMax = 5000
+)
+
+// maxWords is how many of a question's words Ranked reads: a question is
+// a sentence or two, and each word is a term of every section's score.
+const maxWords = 64
+
+// wordGroup is one word of a question as the index reads it: its lexeme,
+// and for a code-like word (`ignoreImports`, `max-lines`, `bin/run`) the
+// lexemes of its parts, searched as a phrase too, as the SQLite index
+// searches "ignoreimports" OR "ignore imports".
+type wordGroup struct {
+	whole string
+	parts []string
+}
+
+// Ranked returns the best sections for q by BM25 over the weighted
+// tsvector (the weights above), computed from the vectors in SQL, ties by
+// path and section order, each with its best-matching lines. A code-like
+// word counts by its whole lexeme and by the phrase of its parts (the
+// phrase's frequency approximated by its rarest part's).
+func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.RankedSection, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = defaultLimit
+	}
+	groups, err := ix.wordGroups(ctx, q.Text)
+	if err != nil || len(groups) == 0 {
+		return nil, err
+	}
+	groups = groups[:min(len(groups), maxWords)]
+	var lexemes []string
+	for _, g := range groups {
+		for _, l := range append([]string{g.whole}, g.parts...) {
+			if !slices.Contains(lexemes, l) {
+				lexemes = append(lexemes, l)
+			}
+		}
+	}
+	quoted := make([]string, len(lexemes))
+	for i, l := range lexemes {
+		quoted[i] = quoteLexeme(l)
+	}
+	weights, df, err := ix.termWeights(ctx, quoted)
+	if err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	weightOf, dfOf := map[string]float64{}, map[string]float64{}
+	for i, l := range lexemes {
+		weightOf[l], dfOf[l] = weights[i], df[i]
+	}
+	// Each word is a term of the sum (a word asked twice counts twice, as
+	// in FTS5), each code-like word's phrase of parts one more, weighed
+	// as its rarest part.
+	var terms, phrases []string
+	var termWeights, phraseWeights, groupDF []float64
+	var matches []string
+	for _, g := range groups {
+		terms, termWeights = append(terms, g.whole), append(termWeights, weightOf[g.whole])
+		match := quoteLexeme(g.whole)
+		if len(g.parts) > 0 {
+			rarest := 0.0
+			parts := make([]string, len(g.parts))
+			for i, p := range g.parts {
+				rarest = max(rarest, weightOf[p])
+				parts[i] = quoteLexeme(p)
+			}
+			phrases, phraseWeights = append(phrases, strings.Join(g.parts, " ")), append(phraseWeights, rarest)
+			match = "(" + match + " | " + strings.Join(parts, " <-> ") + ")"
+		}
+		if !slices.Contains(matches, match) {
+			matches, groupDF = append(matches, match), append(groupDF, dfOf[g.whole])
+		}
+	}
+	pool, capped, err := ix.choosePool(ctx, matches, groupDF, q.Paths, limit)
+	if err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	length, err := ix.averageLength(ctx)
+	if err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	args := []any{pool, lexemes, terms, termWeights, phrases, phraseWeights, limit,
+		bm25K1, bm25B, length, headingWeight, codeWeight, titleWeightUse}
+	candidates := `SELECT * FROM sections s WHERE s.search @@ $1::tsquery`
+	if q.Paths != nil {
+		args = append(args, q.Paths)
+		candidates += fmt.Sprintf(` AND s.path = ANY($%d)`, len(args))
+	}
+	if capped {
+		candidates += fmt.Sprintf(` LIMIT %d`, poolMax)
+	}
+	// tf: each lexeme's weighted count of positions in the section; a
+	// phrase's, its rarest part's count when the section holds every part
+	// (0 else). The sum runs over the question's words, then its phrases.
+	rows, err := ix.pool.Query(ctx, `SELECT s.path, s.section_id, s.start_line, s.end_line,
+		(SELECT coalesce(sum(x.w * x.f * ($8::float8 + 1) / (x.f + $8::float8 * (1 - $9::float8 + $9::float8 * s.length / $10::float8))), 0)
+			FROM (
+				SELECT t.w, coalesce((tf.m->>t.l)::float8, 0) AS f FROM unnest($3::text[], $4::float8[]) t(l, w)
+				UNION ALL
+				SELECT p.w, (SELECT CASE WHEN bool_and(tf.m ? y) THEN min((tf.m->>y)::float8) ELSE 0 END FROM unnest(string_to_array(p.ph, ' ')) y)
+				FROM unnest($5::text[], $6::float8[]) p(ph, w)
+			) x WHERE x.f > 0)::float8 AS score
+		FROM (`+candidates+`) s,
+			LATERAL (SELECT coalesce(jsonb_object_agg(z.lexeme, z.f), '{}'::jsonb) AS m FROM (
+				SELECT u.lexeme, sum(CASE wt WHEN 'A' THEN $11::float8 WHEN 'B' THEN $12::float8 WHEN 'C' THEN $13::float8 ELSE 1::float8 END)::float8 AS f
+				FROM unnest(s.search) u, unnest(u.weights) wt WHERE u.lexeme = ANY($2::text[]) GROUP BY u.lexeme) z) tf
+		ORDER BY score DESC, s.path, s.ord LIMIT $7`, args...)
+	if err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.RankedSection, error) {
+		var s domain.RankedSection
+		err := r.Scan(&s.Path, &s.SectionID, &s.Start, &s.End, &s.Score)
+		return s, err
+	})
+	if err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	if err := ix.bestLines(ctx, clean(codeAware(q.Text)), out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// choosePool returns the tsquery of the sections BM25 scores (see poolMin):
+// k runs down from every word, each step a count of the sections holding
+// k of them (or a rare one, rareTerms, which may outweigh k common ones),
+// stopping at poolMax+1. capped: even the step before held fewer than
+// limit sections and this one more than poolMax, so poolMax of them are
+// scored, in no order.
+func (ix *Index) choosePool(ctx context.Context, matches []string, df []float64, paths []string, limit int) (pool string, capped bool, err error) {
+	rare := rareTerms(matches, df)
+	prev, prevCount := "", 0
+	for k := len(matches); k >= 1; k-- {
+		match := atLeast(matches, k)
+		if match == "" {
+			continue // too many combinations: a lower k says as much
+		}
+		if k > 1 && len(rare) > 0 {
+			match = "(" + match + ") | " + strings.Join(rare, " | ")
+		}
+		n, err := ix.countPool(ctx, match, paths)
+		if err != nil {
+			return "", false, err
+		}
+		switch {
+		case n > poolMax && prevCount >= limit:
+			return prev, false, nil
+		case n > poolMax:
+			return match, true, nil
+		case n >= poolMin:
+			return match, false, nil
+		}
+		prev, prevCount = match, n
+	}
+	return prev, false, nil
+}
+
+// countPool counts the sections match finds, up to poolMax+1.
+func (ix *Index) countPool(ctx context.Context, match string, paths []string) (int, error) {
+	query := `SELECT count(*) FROM (SELECT 1 FROM sections s WHERE s.search @@ $1::tsquery`
+	args := []any{match}
+	if paths != nil {
+		query += ` AND s.path = ANY($2)`
+		args = append(args, paths)
+	}
+	var n int
+	err := ix.pool.QueryRow(ctx, query+fmt.Sprintf(` LIMIT %d) x`, poolMax+1), args...).Scan(&n)
+	return n, err
+}
+
+// wordGroups reads a question's words (its whitespace-separated tokens)
+// as the index reads text (codeAware, the librarian_english
+// configuration): each token's lexemes in order, the first the whole word,
+// the rest its parts; a token that is only stop words has none.
+func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, error) {
+	tokens := strings.Fields(clean(question))
+	for i, t := range tokens {
+		tokens[i] = clean(codeAware(t))
+	}
+	rows, err := ix.pool.Query(ctx, `SELECT t.i, u.lexeme FROM unnest($1::text[]) WITH ORDINALITY t(tok, i),
+		unnest(to_tsvector('librarian_english', t.tok)) u ORDER BY t.i, u.positions[1]`, tokens)
+	if err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	var groups []wordGroup
+	last := int64(-1)
+	for rows.Next() {
+		var i int64
+		var lexeme string
+		if err := rows.Scan(&i, &lexeme); err != nil {
+			rows.Close()
+			return nil, ix.fail("rank sections", err)
+		}
+		if i != last {
+			groups = append(groups, wordGroup{whole: lexeme})
+			last = i
+			continue
+		}
+		g := &groups[len(groups)-1]
+		g.parts = append(g.parts, lexeme)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, ix.fail("rank sections", err)
+	}
+	return groups, nil
+}
+
+// quoteLexeme is lexeme as a tsquery operand.
+func quoteLexeme(lexeme string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(lexeme, `\`, `\\`), `'`, `''`) + "'"
+}
+
+// sampledSections is the count of sections past which averageLength reads
+// a 1 % sample: the mean needs to be near, not exact.
+const sampledSections = 50_000
+
+// averageLength is a section's mean length in words (BM25's avgdl), kept
+// with the term counts (termStats).
+func (ix *Index) averageLength(ctx context.Context) (float64, error) {
+	st := &ix.terms
+	st.mu.Lock()
+	length, sections := st.length, st.sections
+	st.mu.Unlock()
+	if length > 0 {
+		return length, nil
+	}
+	from := `sections`
+	if sections > sampledSections {
+		from = `sections TABLESAMPLE SYSTEM (1)`
+	}
+	if err := ix.pool.QueryRow(ctx, `SELECT coalesce(avg(length), 0)::float8 FROM `+from).Scan(&length); err != nil {
+		return 0, err
+	}
+	length = max(length, 1)
+	st.mu.Lock()
+	st.length = length
+	st.mu.Unlock()
+	return length, nil
+}
