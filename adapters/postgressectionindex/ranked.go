@@ -37,10 +37,14 @@ const (
 // all. Over the fact eval's corpora (700 to 10,000 sections) a pool of at
 // least 200 sections ranked as well as scoring every section holding any
 // word (tune ask 402, ranked 418 of 498 both ways); a pool of the first k
-// giving five sections, as the index ranked before BM25, 391 and 405.
+// giving five sections, as the index ranked before BM25, 391 and 405. At
+// most 5,000 made a common word's question (9,149 sections of the 10,000-doc
+// benchmark library) take 1.5 times SQLite's time, 2,000 and 1,000 about
+// SQLite's (BenchmarkPostgresVsSQLite), the tune sets 403 and 418, 401 and
+// 416.
 const (
 	poolMin = 200
-	poolMax = 5000
+	poolMax = 2000
 )
 
 // maxWords is how many of a question's words Ranked reads: a question is
@@ -130,7 +134,11 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		candidates += fmt.Sprintf(` AND s.path = ANY($%d)`, len(args))
 	}
 	if capped {
-		candidates += fmt.Sprintf(` LIMIT %d`, poolMax)
+		// The poolMax best by ts_rank (no vector unnested: one pass in C
+		// over the matches' vectors), its weights (D, C, B, A, at most 1)
+		// in BM25's proportions.
+		candidates += fmt.Sprintf(` ORDER BY ts_rank('{%g, %g, %g, 1}', s.search, $1::tsquery) DESC LIMIT %d`,
+			1/headingWeight, titleWeightUse/headingWeight, codeWeight/headingWeight, poolMax)
 	}
 	// tf: each lexeme's weighted count of positions in the section; a
 	// phrase's, its rarest part's count when the section holds every part
@@ -172,8 +180,8 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 // k runs down from every word, each step a count of the sections holding
 // k of them (or a rare one, rareTerms, which may outweigh k common ones),
 // stopping at poolMax+1. capped: even the step before held fewer than
-// limit sections and this one more than poolMax, so poolMax of them are
-// scored, in no order.
+// limit sections and this one more than poolMax, so the poolMax of them
+// ts_rank puts first are scored.
 func (ix *Index) choosePool(ctx context.Context, matches []string, df []float64, paths []string, limit int) (pool string, capped bool, err error) {
 	rare := rareTerms(matches, df)
 	prev, prevCount := "", 0
