@@ -1,0 +1,63 @@
+package postgressectionindex_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
+	"github.com/librarian/librarian/adapters/postgressectionindex"
+	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/ports/sectionindex"
+	"github.com/librarian/librarian/ports/sectionindex/sectionindextest"
+)
+
+// A section that writes `<script setup>` in its prose is found by its
+// words: PostgreSQL's parser drops what it takes for an XML tag, and every
+// word between `<script>` and `</script>`. An index of schema version 2,
+// whose vectors were cut so, is emptied by the upgrade and stored again.
+func TestRankedReadsTagsAsWords(t *testing.T) {
+	d := postgrestest.DSN(t)
+	ix := fresh(t, d)
+	ctx := context.Background()
+	e := sectionindextest.MarkdownEntry("sfc.md", "Single-file components", nil,
+		"# Single-file components\n\n## `<script setup>`\n\nA `<script>` tag with a `setup` attribute runs once per component instance, compiled ahead of time.\n\n## Styles\n\nScoped styles apply to this component only.\n")
+	put := func(ix *postgressectionindex.Index) {
+		t.Helper()
+		if err := ix.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found := func(ix *postgressectionindex.Index) string {
+		t.Helper()
+		secs, err := ix.Ranked(ctx, domain.RankedQuery{Text: "does the script setup block run once per instance, compiled ahead of time?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(secs) == 0 {
+			return ""
+		}
+		return secs[0].Path + "#" + secs[0].SectionID
+	}
+	put(ix)
+	if got := found(ix); got != "sfc.md#single-file-components/script-setup" {
+		t.Errorf("best section %q, want sfc.md#single-file-components/script-setup (its words lost to the tag?)", got)
+	}
+	ix.Close()
+
+	// The same schema as version 2 left it: no length column.
+	schema := schemaFor(t.Name())
+	exec(t, d, `ALTER TABLE `+schema+`.sections DROP COLUMN length`)
+	exec(t, d, `UPDATE `+schema+`.schema_versions SET version = 2 WHERE component = 'sectionindex'`)
+	up, err := postgressectionindex.Open(ctx, d, postgressectionindex.Options{Schema: schema, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	if c := mustCatalog(t, up); len(c.Docs) != 0 {
+		t.Fatalf("after the upgrade to version 3 the index lists %d docs, want 0 (stored again by the next ingest)", len(c.Docs))
+	}
+	put(up)
+	if got := found(up); got != "sfc.md#single-file-components/script-setup" {
+		t.Errorf("after the upgrade, best section %q, want sfc.md#single-file-components/script-setup", got)
+	}
+}
