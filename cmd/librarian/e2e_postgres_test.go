@@ -129,7 +129,7 @@ func compareServers(t *testing.T, files, db *mcp.ClientSession, calls []call) {
 // documents (whole, sections, line ranges, roots, images, code placeholders,
 // unknown ids), searches (string, regex, case, scoped, capped, no hit, bad
 // regex) and tags. Not mode "ranked": its order is the index's own scoring
-// (SQLite's bm25 beside PostgreSQL's ts_rank_cd), so the same sections may
+// (FTS5's bm25 beside a BM25 over PostgreSQL's own vectors), so the same sections may
 // come in another order; TestPostgresRankedRecall checks it instead.
 func comparedLibraryCalls() []call {
 	raw := []struct{ name, tool, args string }{
