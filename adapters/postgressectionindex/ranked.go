@@ -17,17 +17,17 @@ const defaultLimit = 5
 // BM25's parameters, as SQLite's FTS5 (the other index) has them, and the
 // weight of a word by where the section holds it (its tsvector's labels):
 // a word of the doc title or heading path (A) counts eight times a body
-// word (D), a word of a code block (B) half of one. Decided on the fact
+// word (D, and C, which no text is given), a word of a code block (B)
+// half of one. Decided on the fact
 // eval's tune sets (app/appfx TestFactEval): code at 0 to 2 times a body
 // word held 384 to 402 of 498 facts through librarian_ask, 0.5 the most
 // (code words come twice, whole and split, see codeAware); headings at 4
 // or 12 moved one or two facts.
 const (
-	bm25K1         = 1.2
-	bm25B          = 0.75
-	headingWeight  = 8.0
-	codeWeight     = 0.5
-	titleWeightUse = 1.0 // label C, not written: a body word's
+	bm25K1        = 1.2
+	bm25B         = 0.75
+	headingWeight = 8.0
+	codeWeight    = 0.5
 )
 
 // The pool BM25 scores: the sections holding the most of the question's
@@ -127,7 +127,7 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		return nil, ix.fail("rank sections", err)
 	}
 	args := []any{pool, lexemes, terms, termWeights, phrases, phraseWeights, limit,
-		bm25K1, bm25B, length, headingWeight, codeWeight, titleWeightUse}
+		bm25K1, bm25B, length, headingWeight, codeWeight}
 	candidates := `SELECT * FROM sections s WHERE s.search @@ $1::tsquery`
 	if q.Paths != nil {
 		args = append(args, q.Paths)
@@ -138,7 +138,7 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		// over the matches' vectors), its weights (D, C, B, A, at most 1)
 		// in BM25's proportions.
 		candidates += fmt.Sprintf(` ORDER BY ts_rank('{%g, %g, %g, 1}', s.search, $1::tsquery) DESC LIMIT %d`,
-			1/headingWeight, titleWeightUse/headingWeight, codeWeight/headingWeight, poolMax)
+			1/headingWeight, 1/headingWeight, codeWeight/headingWeight, poolMax)
 	}
 	// tf: each lexeme's weighted count of positions in the section; a
 	// phrase's, its rarest part's count when the section holds every part
@@ -153,7 +153,7 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 			) x WHERE x.f > 0)::float8 AS score
 		FROM (`+candidates+`) s,
 			LATERAL (SELECT coalesce(jsonb_object_agg(z.lexeme, z.f), '{}'::jsonb) AS m FROM (
-				SELECT u.lexeme, sum(CASE wt WHEN 'A' THEN $11::float8 WHEN 'B' THEN $12::float8 WHEN 'C' THEN $13::float8 ELSE 1::float8 END)::float8 AS f
+				SELECT u.lexeme, sum(CASE wt WHEN 'A' THEN $11::float8 WHEN 'B' THEN $12::float8 ELSE 1::float8 END)::float8 AS f
 				FROM unnest(s.search) u, unnest(u.weights) wt WHERE u.lexeme = ANY($2::text[]) GROUP BY u.lexeme) z) tf
 		ORDER BY score DESC, s.path, s.ord LIMIT $7`, args...)
 	if err != nil {
