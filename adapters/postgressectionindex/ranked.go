@@ -18,11 +18,11 @@ const defaultLimit = 5
 // weight of a word by where the section holds it (its tsvector's labels):
 // a word of the doc title or heading path (A) counts eight times a body
 // word (D, and C, which no text is given), a word of a code block (B)
-// half of one. Decided on the fact
-// eval's tune sets (app/appfx TestFactEval): code at 0 to 2 times a body
-// word held 384 to 402 of 498 facts through librarian_ask, 0.5 the most
-// (code words come twice, whole and split, see codeAware); headings at 4
-// or 12 moved one or two facts.
+// half of one. Decided on the fact eval's tune sets (app/appfx
+// TestFactEvalPostgres): code at 0, 0.5, 1 and 2 times a body word held
+// 396, 400, 394 and 385 of 498 facts through librarian_ask (code words
+// come twice, whole and split, see codeAware); headings at 4, not 8, lost
+// 6 and 3 (ask, ranked).
 const (
 	bm25K1        = 1.2
 	bm25B         = 0.75

@@ -121,16 +121,14 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// queryCTE defines q(q, terms) for the text $1: terms are its distinct
-// lexemes as the librarian_english configuration analyses it (stemmed,
-// diacritics folded, stop words dropped), each a tsquery; q matches any of
-// them, since a question in words rarely has every word in one section;
-// qall matches all of them.
+// queryCTE defines q(q) for the text $1, which bestLines scores lines by:
+// q matches any of its distinct lexemes as the librarian_english
+// configuration analyses it (stemmed, diacritics folded, stop words
+// dropped), since a question in words rarely has every word on one line.
 // q is NULL when the text has no lexeme (then nothing matches).
 const queryCTE = `l AS (SELECT DISTINCT '''' || replace(replace(lexeme, '\', '\\'), '''', '''''') || '''' AS quoted
 		FROM unnest(to_tsvector('librarian_english', $1))),
-	q AS (SELECT string_agg(quoted, ' | ')::tsquery AS q, string_agg(quoted, ' & ')::tsquery AS qall,
-		array_agg(quoted::tsquery) AS terms FROM l)`
+	q AS (SELECT string_agg(quoted, ' | ')::tsquery AS q FROM l)`
 
 // maxCombos caps the combinations of terms atLeast writes.
 const maxCombos = 16
