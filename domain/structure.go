@@ -99,8 +99,10 @@ type Structure struct {
 
 // StructureVersion is the version of what a parse holds, raised whenever
 // parsers start finding something older parses do not have:
-// 1: standard markdown images (ImageStub.Src), besides `![[image:ID]]` stubs.
-const StructureVersion = 1
+// 1: standard markdown images (ImageStub.Src), besides `![[image:ID]]` stubs;
+// 2: a heading's explicit anchor (`## Options {#opts}`) is its slug, and
+// no words of its heading.
+const StructureVersion = 2
 
 // Current reports whether s was parsed at the current StructureVersion.
 func (s Structure) Current() bool { return s.Version == StructureVersion }

@@ -47,8 +47,9 @@ func buildSections(headings []heading, o outline) []domain.Section {
 		if len(headings) > 1 {
 			end = headings[1].line - 1
 		}
+		text, _ := explicitAnchor(title.text)
 		sections = append(sections, domain.Section{
-			ID: introID, Slug: introID, Heading: title.text, Level: 1,
+			ID: introID, Slug: introID, Heading: text, Level: 1,
 			Start: title.line, End: end, Parent: -1, Depth: 1,
 		})
 		headings = headings[1:]
@@ -69,10 +70,14 @@ func buildSections(headings []heading, o outline) []domain.Section {
 			depth = sections[parent].Depth + 1
 			prefix = sections[parent].ID + "/"
 		}
-		slug := slugs.claim(parent, slugify(h.text))
+		text, anchor := explicitAnchor(h.text)
+		if anchor == "" {
+			anchor = text
+		}
+		slug := slugs.claim(parent, slugify(anchor))
 		open = append(open, len(sections))
 		sections = append(sections, domain.Section{
-			ID: prefix + slug, Slug: slug, Heading: h.text, Level: h.level,
+			ID: prefix + slug, Slug: slug, Heading: text, Level: h.level,
 			Start: h.line, End: o.lines, Parent: parent, Depth: depth,
 		})
 	}

@@ -61,3 +61,32 @@ func TestRankedReadsTagsAsWords(t *testing.T) {
 		t.Errorf("after the upgrade, best section %q, want sfc.md#single-file-components/script-setup", got)
 	}
 }
+
+// An index of schema version 3 holds the section ids of the parse before
+// explicit anchors (`## Options {#opts}`) were slugs: the upgrade empties
+// it, so that ranked search never answers with an id the docs no longer
+// have, and the next ingest stores the new ones.
+func TestUpgradeDropsSectionIDsOfTheOldParse(t *testing.T) {
+	d := postgrestest.DSN(t)
+	ix := fresh(t, d)
+	ctx := context.Background()
+	e := sectionindextest.MarkdownEntry("config.md", "Config", nil,
+		"# Config\n\n## coverage.enabled {#coverage-enabled}\n\nCollects coverage when true.\n")
+	if err := ix.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
+		t.Fatal(err)
+	}
+	if c := mustCatalog(t, ix); len(c.Docs) != 1 {
+		t.Fatalf("the index lists %d docs, want 1", len(c.Docs))
+	}
+	ix.Close()
+	schema := schemaFor(t.Name())
+	exec(t, d, `UPDATE `+schema+`.schema_versions SET version = 3 WHERE component = 'sectionindex'`)
+	up, err := postgressectionindex.Open(ctx, d, postgressectionindex.Options{Schema: schema, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	if c := mustCatalog(t, up); len(c.Docs) != 0 {
+		t.Fatalf("after the upgrade to version 4 the index lists %d docs, want 0 (stored again by the next ingest)", len(c.Docs))
+	}
+}

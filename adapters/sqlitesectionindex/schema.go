@@ -15,8 +15,11 @@ const applicationID = 0x4C494252
 // (a newer Librarian) is bypassed, never touched. 5: the stored parses
 // carry standard markdown images (domain.StructureVersion 1), so an index
 // of version 4 is rebuilt rather than parsed again doc by doc. 6: the
-// full-text tables moved to the side files (sides.go).
-const schemaVersion = 6
+// full-text tables moved to the side files (sides.go). 7: a heading's
+// explicit anchor (`## Options {#opts}`) is its slug (domain.StructureVersion
+// 2), so the sections stored by version 6 have ids the parse no longer
+// gives, and the index is rebuilt.
+const schemaVersion = 7
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.

@@ -114,6 +114,14 @@ func slugCases() []parseCase {
 		{"code span is literal", "`a\\b` path", `a\b path`, "ab-path"},
 		{"tab dropped", "Tab\there", "Tab\there", "tabhere"},
 		{"nothing left: fallback slug", "!!!", "!!!", "section"},
+		// A heading's explicit anchor (VitePress, Docusaurus, Hugo, Pandoc)
+		// is its slug, as the site links it, and no words of its heading.
+		{"explicit anchor is the slug", "Options {#opts}", "Options", "opts"},
+		{"explicit anchor after html", `coverage.instrumenter <Version type="experimental">4.1.5</Version> {#coverage-instrumenter}`, "coverage.instrumenter 4.1.5", "coverage-instrumenter"},
+		{"explicit anchor slugged", "Set up {#Set.Up_Now}", "Set up", "setup_now"},
+		{"anchor glued to a word is text", "Options{#opts}", "Options{#opts}", "optionsopts"},
+		{"anchor alone is text", "{#only}", "{#only}", "only"},
+		{"braces that are no anchor are text", "Map {#of things}", "Map {#of things}", "map-of-things"},
 	}
 	cases := make([]parseCase, 0, len(rows)+1)
 	for _, r := range rows {
