@@ -11,8 +11,10 @@ import (
 // heading "Options" at the anchor "opts"). Sites built from such docs link
 // to that anchor (`config#opts`), so the section's slug is the anchor's,
 // and the braces are no words of the heading. A heading with no such
-// block, or nothing before it, is returned as it is, with no anchor.
-func explicitAnchor(text string) (words, anchor string) {
+// block, or nothing before it, is returned as it is, with no anchor; so
+// is one whose source (raw) does not end with the block, as when it is
+// the text of a code span (“ ## The `{#if}` “ is Svelte's block).
+func explicitAnchor(text, raw string) (words, anchor string) {
 	if !strings.HasSuffix(text, "}") {
 		return text, ""
 	}
@@ -29,6 +31,9 @@ func explicitAnchor(text string) (words, anchor string) {
 		if !isAnchorRune(r) {
 			return text, ""
 		}
+	}
+	if !strings.HasSuffix(strings.TrimRight(raw, " \t\r"), "{#"+id+"}") {
+		return text, ""
 	}
 	return words, id
 }

@@ -119,6 +119,7 @@ func (p *Parser) parse(src []byte) domain.Structure {
 				level: h.Level,
 				line:  lines.line(headingOffset(h)),
 				text:  headingText(h, body),
+				raw:   headingSource(h, body),
 			})
 		}
 	}
@@ -156,6 +157,16 @@ func (p *Parser) parse(src []byte) domain.Structure {
 // headingOffset is a byte offset on the heading's first line: its first
 // text line (a setext heading's text, not its underline), or, for an empty
 // ATX heading, which has no lines, its '#'.
+// headingSource is the source of a heading's last line of text, where
+// an explicit anchor (`{#id}`) is written.
+func headingSource(h *ast.Heading, src []byte) string {
+	if n := h.Lines().Len(); n > 0 {
+		last := h.Lines().At(n - 1)
+		return string(last.Value(src))
+	}
+	return ""
+}
+
 func headingOffset(h *ast.Heading) int {
 	if h.Lines().Len() > 0 {
 		return h.Lines().At(0).Start

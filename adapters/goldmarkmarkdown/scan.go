@@ -123,5 +123,5 @@ func atxHeading(line []byte) (heading, bool) {
 	}
 	var b strings.Builder
 	writeUnescaped(&b, text)
-	return heading{level: level, text: b.String()}, true
+	return heading{level: level, text: b.String(), raw: string(text)}, true
 }

@@ -18,6 +18,9 @@ type heading struct {
 	level int    // 1..6
 	line  int    // its first line: the '#' line, or a setext heading's first text line
 	text  string // plain text, see headingText
+	// raw is the heading's source text (its last line), where an explicit
+	// anchor must be too: `{#if}` in a code span is text, not an anchor.
+	raw string
 }
 
 // outline is what the section rules need besides the headings.
@@ -47,7 +50,7 @@ func buildSections(headings []heading, o outline) []domain.Section {
 		if len(headings) > 1 {
 			end = headings[1].line - 1
 		}
-		text, _ := explicitAnchor(title.text)
+		text, _ := explicitAnchor(title.text, title.raw)
 		sections = append(sections, domain.Section{
 			ID: introID, Slug: introID, Heading: text, Level: 1,
 			Start: title.line, End: end, Parent: -1, Depth: 1,
@@ -70,7 +73,7 @@ func buildSections(headings []heading, o outline) []domain.Section {
 			depth = sections[parent].Depth + 1
 			prefix = sections[parent].ID + "/"
 		}
-		text, anchor := explicitAnchor(h.text)
+		text, anchor := explicitAnchor(h.text, h.raw)
 		if anchor == "" {
 			anchor = text
 		}

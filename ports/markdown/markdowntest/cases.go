@@ -122,6 +122,7 @@ func slugCases() []parseCase {
 		{"anchor glued to a word is text", "Options{#opts}", "Options{#opts}", "optionsopts"},
 		{"anchor alone is text", "{#only}", "{#only}", "only"},
 		{"braces that are no anchor are text", "Map {#of things}", "Map {#of things}", "map-of-things"},
+		{"an anchor in a code span is text", "The `{#if}`", "The {#if}", "the-if"},
 	}
 	cases := make([]parseCase, 0, len(rows)+1)
 	for _, r := range rows {
