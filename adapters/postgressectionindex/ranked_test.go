@@ -2,6 +2,7 @@ package postgressectionindex_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
@@ -47,15 +48,7 @@ func TestRankedReadsTagsAsWords(t *testing.T) {
 	// The same schema as version 2 left it: no length column.
 	schema := schemaFor(t.Name())
 	exec(t, d, `ALTER TABLE `+schema+`.sections DROP COLUMN length`)
-	exec(t, d, `UPDATE `+schema+`.schema_versions SET version = 2 WHERE component = 'sectionindex'`)
-	up, err := postgressectionindex.Open(ctx, d, postgressectionindex.Options{Schema: schema, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close()
-	if c := mustCatalog(t, up); len(c.Docs) != 0 {
-		t.Fatalf("after the upgrade to version 3 the index lists %d docs, want 0 (stored again by the next ingest)", len(c.Docs))
-	}
+	up := upgradedFrom(t, d, schema, 2)
 	put(up)
 	if got := found(up); got != "sfc.md#single-file-components/script-setup" {
 		t.Errorf("after the upgrade, best section %q, want sfc.md#single-file-components/script-setup", got)
@@ -79,14 +72,23 @@ func TestUpgradeDropsSectionIDsOfTheOldParse(t *testing.T) {
 		t.Fatalf("the index lists %d docs, want 1", len(c.Docs))
 	}
 	ix.Close()
-	schema := schemaFor(t.Name())
-	exec(t, d, `UPDATE `+schema+`.schema_versions SET version = 3 WHERE component = 'sectionindex'`)
-	up, err := postgressectionindex.Open(ctx, d, postgressectionindex.Options{Schema: schema, Logger: quiet})
+	upgradedFrom(t, d, schemaFor(t.Name()), 3)
+}
+
+// upgradedFrom marks schema as the section index's version, opens it (so
+// migrating it to the current version) and checks the upgrade emptied it:
+// its docs are stored again by the next ingest. The index is closed when
+// the test ends.
+func upgradedFrom(t *testing.T, dsn, schema string, version int) *postgressectionindex.Index {
+	t.Helper()
+	exec(t, dsn, fmt.Sprintf(`UPDATE %s.schema_versions SET version = %d WHERE component = 'sectionindex'`, schema, version))
+	up, err := postgressectionindex.Open(context.Background(), dsn, postgressectionindex.Options{Schema: schema, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer up.Close()
+	t.Cleanup(func() { up.Close() })
 	if c := mustCatalog(t, up); len(c.Docs) != 0 {
-		t.Fatalf("after the upgrade to version 4 the index lists %d docs, want 0 (stored again by the next ingest)", len(c.Docs))
+		t.Fatalf("after the upgrade from version %d the index lists %d docs, want 0 (stored again by the next ingest)", version, len(c.Docs))
 	}
+	return up
 }
