@@ -13,7 +13,7 @@ import (
 // and the braces are no words of the heading. A heading with no such
 // block, or nothing before it, is returned as it is, with no anchor; so
 // is one whose source (raw) does not end with the block, as when it is
-// the text of a code span (“ ## The `{#if}` “ is Svelte's block).
+// the text of a code span (Svelte's `{#if}` block named in a heading).
 func explicitAnchor(text, raw string) (words, anchor string) {
 	if !strings.HasSuffix(text, "}") {
 		return text, ""

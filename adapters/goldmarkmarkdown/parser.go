@@ -157,6 +157,13 @@ func (p *Parser) parse(src []byte) domain.Structure {
 // headingOffset is a byte offset on the heading's first line: its first
 // text line (a setext heading's text, not its underline), or, for an empty
 // ATX heading, which has no lines, its '#'.
+func headingOffset(h *ast.Heading) int {
+	if h.Lines().Len() > 0 {
+		return h.Lines().At(0).Start
+	}
+	return h.Pos()
+}
+
 // headingSource is the source of a heading's last line of text, where
 // an explicit anchor (`{#id}`) is written.
 func headingSource(h *ast.Heading, src []byte) string {
@@ -165,13 +172,6 @@ func headingSource(h *ast.Heading, src []byte) string {
 		return string(last.Value(src))
 	}
 	return ""
-}
-
-func headingOffset(h *ast.Heading) int {
-	if h.Lines().Len() > 0 {
-		return h.Lines().At(0).Start
-	}
-	return h.Pos()
 }
 
 // codeBlocks turns the fences noted during a parse into code blocks, in
