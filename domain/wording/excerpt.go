@@ -14,7 +14,7 @@ import (
 // has its runs of spaces and tabs shown as one space and its trailing ones
 // dropped first (and is whole if that makes it short enough).
 func Excerpt(line []byte, start, end, maxRunes, before int) string {
-	return excerpt(line, start, end, maxRunes, maxRunes, before)
+	return excerpt(line, start, end, maxRunes, maxRunes, before, 0)
 }
 
 // AnswerSlack is how much longer than an answer's excerpt a line may be
@@ -29,14 +29,26 @@ const AnswerSlack = 1.5
 
 // ExcerptOrWhole is Excerpt for the lines an answer quotes (ranked search,
 // librarian_ask): a line at most AnswerSlack times maxRunes long, once its
-// runs of blanks are one space, is quoted whole.
+// runs of blanks are one space, is quoted whole, and a cut one starts at
+// the start of its first sentence when that is at most SentenceSnap runes
+// before the window.
 func ExcerptOrWhole(line []byte, start, end, maxRunes, before int) string {
-	return excerpt(line, start, end, maxRunes, int(float64(maxRunes)*AnswerSlack), before)
+	return excerpt(line, start, end, maxRunes, int(float64(maxRunes)*AnswerSlack), before, SentenceSnap)
 }
 
+// SentenceSnap is how far (in runes) before an answer's excerpt the start
+// of the sentence it cuts may be, and the excerpt then starts there: the
+// subject of a sentence cut in its middle is often what was asked
+// ("Animations do not run when an element is added or removed" shown from
+// "run when"). The excerpt's end stays, so the line only grows. Decided on
+// the fact eval's tune sets: 50 runes held 1 fact more each way, 80 and 120
+// 2, 160 3 in answers 2 % larger; held out, 80 held 1 more each way.
+const SentenceSnap = 80
+
 // excerpt is Excerpt, a line of at most wholeRunes runes (at least
-// maxRunes) returned whole.
-func excerpt(line []byte, start, end, maxRunes, wholeRunes, before int) string {
+// maxRunes) returned whole, the window's start moved back to its
+// sentence's start within snap runes.
+func excerpt(line []byte, start, end, maxRunes, wholeRunes, before, snap int) string {
 	maxHitRunes := maxRunes
 	wholeRunes = max(wholeRunes, maxRunes)
 	before = max(before, 1)
@@ -72,6 +84,7 @@ func excerpt(line []byte, start, end, maxRunes, wholeRunes, before int) string {
 		}
 	}
 	hi = closeCodeSpan(line, hi)
+	lo = sentenceStart(line, lo, start, snap)
 	var b strings.Builder
 	if lo > 0 {
 		b.WriteString("…")
@@ -81,6 +94,35 @@ func excerpt(line []byte, start, end, maxRunes, wholeRunes, before int) string {
 		b.WriteString("…")
 	}
 	return b.String()
+}
+
+// sentenceStart returns where the excerpt from lo should start so that it
+// starts a sentence: the first sentence start after lo and at most at the
+// match's start (the words before it are the end of another sentence), or
+// else the start of the sentence lo cuts, when that is at most snap runes
+// before lo; lo otherwise, and always when snap is 0.
+func sentenceStart(line []byte, lo, start, snap int) int {
+	if snap <= 0 || lo == 0 {
+		return lo
+	}
+	begins := func(k int) bool { return k >= 2 && line[k-1] == ' ' && strings.IndexByte(".!?", line[k-2]) >= 0 }
+	for k := lo + 1; k <= start; k++ {
+		if begins(k) {
+			return k
+		}
+	}
+	k := lo
+	for n := 0; k > 0 && n <= snap; n++ {
+		if begins(k) {
+			return k
+		}
+		_, size := utf8.DecodeLastRune(line[:k])
+		k -= size
+	}
+	if k == 0 {
+		return 0
+	}
+	return lo
 }
 
 // codeSpanTail is how many runes past the window an excerpt goes on to

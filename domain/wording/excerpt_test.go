@@ -77,3 +77,38 @@ func TestExcerptOrWholeQuotesANearlyShortLine(t *testing.T) {
 		t.Errorf("ExcerptOrWhole = %q, want it cut as Excerpt cuts it", got)
 	}
 }
+
+// TestExcerptOrWholeStartsAtTheSentence: an answer's excerpt that would
+// start inside a sentence starts at that sentence when it began at most
+// SentenceSnap runes before, or at the next one when that begins before
+// the match; its end is where Excerpt ends it. A sentence that began
+// further back, and a search hit's excerpt, keep the window.
+func TestExcerptOrWholeStartsAtTheSentence(t *testing.T) {
+	lead := strings.Repeat("filler words here. ", 8) // other sentences
+	tail := strings.Repeat(" the index changes", 20)
+	for _, tc := range []struct {
+		name, sentence, want string
+	}{
+		{"back", "Animations do not run on insert or removal of an element,", "…Animations do not run on insert or removal of an element,"},
+		{"forward", "Not run when an element", "…Not run when an element"},
+	} {
+		line := []byte(lead + tc.sentence + tail)
+		at := strings.Index(string(line), "element")
+		got := ExcerptOrWhole(line, at, at+7, 200, 6)
+		plain := Excerpt(line, at, at+7, 200, 6)
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: ExcerptOrWhole = %q, want it from %q", tc.name, got, tc.want)
+		}
+		if strings.HasPrefix(plain, tc.want) {
+			t.Errorf("%s: Excerpt = %q: a search hit's excerpt keeps its window", tc.name, plain)
+		}
+		if end := plain[strings.LastIndex(plain, " "):]; !strings.HasSuffix(got, end) {
+			t.Errorf("%s: ExcerptOrWhole = %q, want it to end as Excerpt's %q", tc.name, got, end)
+		}
+	}
+	far := []byte(lead + strings.Repeat("a very long sentence without a stop ", 4) + "element" + tail)
+	at := strings.Index(string(far), "element")
+	if got, want := ExcerptOrWhole(far, at, at+7, 200, 6), Excerpt(far, at, at+7, 200, 6); got != want {
+		t.Errorf("ExcerptOrWhole = %q, want %q: the sentence starts past SentenceSnap", got, want)
+	}
+}
