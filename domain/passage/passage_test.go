@@ -531,3 +531,35 @@ func TestHowDoIAsksForAValue(t *testing.T) {
 		t.Error("asksForValue: want how can I to ask for a value and how does it work not")
 	}
 }
+
+// TestShownFollowedGivesARareWordItsLine: in the best section, the last
+// of the chosen lines goes to the one line holding a word of the
+// question that no other line holds (code not counted), when none chosen
+// holds it; other sections keep their best-scored lines.
+func TestShownFollowedGivesARareWordItsLine(t *testing.T) {
+	q := NewQuestion("is the allowed hosts check of the dev server still enforced over HTTPS?")
+	lines := []string{
+		"## server.allowedHosts",
+		"The dev server checks the Host header against the allowed hosts.",
+		"Allowed hosts may start with a dot to allow the subdomains of the hosts.",
+		"",
+		"Allowed hosts set to true let any host reach the dev server.",
+		"",
+		"",
+		"Over HTTPS this is skipped.", // 8
+		"```js",
+		"server: { allowedHosts: ['.dev'], https: true }",
+		"```",
+	}
+	plain := q.Shown(lines, 1, 11, 3, nil, map[int]bool{})
+	if slices.Contains(plain, 8) {
+		t.Fatalf("Shown = %v: the test needs line 8 left out by the scores alone", plain)
+	}
+	got := q.ShownFollowed(lines, 1, 11, 3, nil, map[int]bool{})
+	if !slices.Contains(got, 8) {
+		t.Errorf("ShownFollowed = %v, want line 8, the one prose line holding \"HTTPS\"", got)
+	}
+	if n := len(slices.DeleteFunc(slices.Clone(got), func(l int) bool { return !slices.Contains(plain, l) })); n != 2 {
+		t.Errorf("ShownFollowed = %v keeps %d of Shown's %v, want all but the last", got, n, plain)
+	}
+}
