@@ -181,6 +181,11 @@ func TestShownFollowedQuotesTheNextLine(t *testing.T) {
 	if got := followingLine(next, 6, 8); got != 0 {
 		t.Errorf("followingLine(6) = %d, want 0 for a line over %d runes", got, followedLineRunes)
 	}
+	// A container's marker (`::: warning`) is not the line: what it holds is.
+	boxed := []string{"Call `runSuite()` in the hook.", "", "::: warning", "If it is not called, the tests are skipped.", ":::"}
+	if got := followingLine(boxed, 1, 5); got != 4 {
+		t.Errorf("followingLine(1) = %d, want 4, the warning's text past its marker", got)
+	}
 }
 
 // TestShownTakesOneLineOfACodeBlock: an example that repeats the

@@ -205,11 +205,19 @@ func codeBlocks(lines []string, from, to int) map[int]int {
 
 // followingLine is the line after line l that ShownFollowed quotes with
 // it (0 when none): the next one not blank nor a fence within two lines
-// and to, when it is not a heading and at most followedLineRunes long.
+// and to, when it is not a heading and at most followedLineRunes long. A
+// container's marker (`::: warning`) is passed, and the two lines after
+// it looked at instead: the warning is the line (tune +1 each way over
+// both indexes, held out the same).
 func followingLine(lines []string, l, to int) int {
-	for k := l + 1; k <= min(to, len(lines), l+2); k++ {
+	limit := l + 2
+	for k := l + 1; k <= min(to, len(lines), limit); k++ {
 		t := strings.TrimSpace(lines[k-1])
 		if isBlankOrFence(t) {
+			continue
+		}
+		if strings.HasPrefix(t, ":::") && limit < l+4 {
+			limit = k + 2
 			continue
 		}
 		if strings.HasPrefix(t, "#") || utf8.RuneCountInString(t) > followedLineRunes {
