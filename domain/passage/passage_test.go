@@ -568,3 +568,15 @@ func TestShownFollowedGivesARareWordItsLine(t *testing.T) {
 		t.Errorf("ShownFollowed = %v keeps %d of Shown's %v, want all but the last", got, n, plain)
 	}
 }
+
+func TestWithoutURLs(t *testing.T) {
+	for in, want := range map[string]string{
+		"See [the advisory](https://github.com/vitejs/vite/security) first.": "See [the advisory]( ) first.",
+		"Served at http://localhost:5173/ and https://x.dev?a=1#b.":          "Served at   and  ",
+		"No address here: a:b, c://":                                         "No address here: a:b,  ",
+	} {
+		if got := withoutURLs(in); got != want {
+			t.Errorf("withoutURLs(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ package passage
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -149,8 +150,9 @@ func (q Question) withRareLine(lines []string, from, to int, chosen []int, shown
 // rareLine is the one line of from..to (not a heading) holding a word the
 // question asks (not a related word, nor a code name's part) that no
 // other line holds, nor a chosen one; the first such word in the
-// question's order; 0 when none. Code is not counted: an example's
-// names are the prose's.
+// question's order; 0 when none. Code is not counted, an example's names
+// being the prose's, nor web addresses (an advisory's https:// is not the
+// line that says "over HTTPS").
 func (q Question) rareLine(lines []string, from, to int, chosen []int, shown map[int]bool) int {
 	block := codeBlocks(lines, from, to)
 	want := make(map[string]bool, len(q.terms))
@@ -165,7 +167,7 @@ func (q Question) rareLine(lines []string, from, to int, chosen []int, shown map
 			continue
 		}
 		seen := map[string]bool{}
-		for _, w := range lineTerms(lines[k-1]) {
+		for _, w := range lineTerms(withoutURLs(lines[k-1])) {
 			if t := q.termOf(w, want); t != "" && want[t] && !seen[t] {
 				seen[t] = true
 				where[t] = append(where[t], k)
@@ -235,4 +237,28 @@ func (q Question) Best(lines []string, from, to, n int) []int {
 		out = append(out, s.Line)
 	}
 	return out
+}
+
+// withoutURLs returns s without its web addresses (a link's target, a bare
+// https://…): their words (https, github, com) are not what a line says.
+func withoutURLs(s string) string {
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			return s
+		}
+		from := i
+		for from > 0 && isURLRune(rune(s[from-1])) {
+			from--
+		}
+		to := i + 3
+		for to < len(s) && isURLRune(rune(s[to])) {
+			to++
+		}
+		s = s[:from] + " " + s[to:]
+	}
+}
+
+func isURLRune(r rune) bool {
+	return r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-._~/?#[]@!$&'*+,;=%:", r))
 }
