@@ -134,8 +134,9 @@ func (q Question) chosen(lines []string, from, to, n int, shown map[int]bool) []
 // question no other line of the section holds, when none of them holds
 // it: a sentence that names the one thing asked ("print the test files
 // only") among lines that each repeat the section's topic. Decided on the
-// fact eval's tune sets: +4 each way (code lines counted too: +3; in every
-// section's chosen lines, not only the best one's: +2, one lost).
+// fact eval's tune sets: +5 each way (code lines counted too: +3; web
+// addresses counted: +4; in every section's chosen lines, not only the
+// best one's: +2, one lost); held out +1 each way.
 func (q Question) withRareLine(lines []string, from, to int, chosen []int, shown map[int]bool) []int {
 	if len(chosen) < 2 {
 		return chosen
