@@ -1,6 +1,7 @@
 package passage
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -48,6 +49,17 @@ func FuzzShown(f *testing.F) {
 		}
 		if len(shown) != before+len(got) {
 			t.Fatalf("shown holds %d lines, want %d", len(shown), before+len(got))
+		}
+		// The best section's lines (the following ones, the rare word's):
+		// in order, once each, not shown above, within a few per place.
+		followed := q.ShownFollowed(lines, from, to, n, []int{from}, maps.Clone(prior))
+		if !slices.IsSorted(followed) || len(slices.Compact(slices.Clone(followed))) != len(followed) || len(followed) > 3*max(n, 1) {
+			t.Fatalf("ShownFollowed = %v: not in order, a line twice, or over 3n = %d", followed, 3*max(n, 1))
+		}
+		for _, l := range followed {
+			if prior[l] {
+				t.Fatalf("ShownFollowed = %v shows line %d, shown above", followed, l)
+			}
 		}
 		for _, r := range q.Rank([]Span{{Doc: "a", Lines: lines, From: from, To: to}, {Doc: "b", Lines: lines, From: 1, To: len(lines)}}, []float64{1, 0.5}) {
 			if r < 0 || r > 1.0000001 {

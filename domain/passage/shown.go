@@ -56,7 +56,8 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		best = q.withRareLine(lines, from, to, best, shown)
 	}
 	if len(best) == 0 {
-		best = slices.DeleteFunc(slices.Clone(fallback), func(l int) bool { return shown[l] })
+		// The index's lines, those of the section not shown above.
+		best = slices.DeleteFunc(slices.Clone(fallback), func(l int) bool { return shown[l] || l < max(from, 1) || l > min(to, len(lines)) })
 	}
 	if len(best) > n {
 		best = best[:n]
@@ -213,6 +214,9 @@ func codeBlocks(lines []string, from, to int) map[int]int {
 // it looked at instead: the warning is the line (tune +1 each way over
 // both indexes, held out the same).
 func followingLine(lines []string, l, to int) int {
+	if l < 1 {
+		return 0 // a fallback line outside the file (the index's, stale)
+	}
 	limit := l + 2
 	for k := l + 1; k <= min(to, len(lines), limit); k++ {
 		t := strings.TrimSpace(lines[k-1])

@@ -58,6 +58,15 @@ func FuzzExcerptKeepsTheMatch(f *testing.F) {
 		if len([]rune(match)) <= max/2 && !strings.ContainsAny(match, " \t\r") && utf8.ValidString(line) && !strings.Contains(got, match) {
 			t.Fatalf("Excerpt %q lost the match %q of %q", got, match, line)
 		}
+		// An answer's excerpt: whole when a little long, from its sentence's
+		// start when near, and the match kept all the same.
+		answer := ExcerptOrWhole([]byte(line), start, end, max, 6)
+		if n, bound := len([]rune(answer)), int(float64(max)*AnswerSlack)+SentenceSnap+2+codeSpanTail; n > bound {
+			t.Fatalf("ExcerptOrWhole is %d runes, over %d: %q", n, bound, answer)
+		}
+		if len([]rune(match)) <= max/2 && !strings.ContainsAny(match, " \t\r") && utf8.ValidString(line) && !strings.Contains(answer, match) {
+			t.Fatalf("ExcerptOrWhole %q lost the match %q of %q", answer, match, line)
+		}
 	})
 }
 
