@@ -1,6 +1,7 @@
 package appfx_test
 
 import (
+	"github.com/librarian/librarian/domain/passage"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -162,6 +163,39 @@ func nextToQuoted(answer string, src factSource, lines []string) bool {
 		}
 	}
 	return false
+}
+
+// lineRank is where the line scorer (passage.Question.Lines) puts src's
+// line among the lines of the shown section that holds it (1 = best; 0
+// when the answer shows no such section or the line holds none of the
+// question's words): how far past the quoted lines the fact is.
+func lineRank(question, answer string, src factSource, lines []string) int {
+	for _, p := range shownParts(answer) {
+		if p.path != src.path || p.line > 0 || src.line < p.from || src.line > p.to {
+			continue
+		}
+		for i, sc := range passage.NewQuestion(question).Lines(lines, p.from, p.to, p.to-p.from+1) {
+			if sc.Line == src.line {
+				return i + 1
+			}
+		}
+		return 0
+	}
+	return 0
+}
+
+func TestLineRank(t *testing.T) {
+	doc := strings.Split("# Tokens\n\nA token is opaque.\nA refresh token lives 30 days.\nUnrelated.", "\n")
+	answer := "[1] t § tokens \"Tokens\" · L1–5 · ~20 tokens\n  L3: A token is opaque.\n"
+	if got := lineRank("how long does a refresh token live?", answer, factSource{"t.md", 4}, doc); got != 1 {
+		t.Errorf("lineRank = %d, want 1: line 4 holds the most of the question", got)
+	}
+	if got := lineRank("how long does a refresh token live?", answer, factSource{"t.md", 5}, doc); got != 0 {
+		t.Errorf("lineRank = %d, want 0 for a line holding no word of the question", got)
+	}
+	if got := lineRank("refresh", answer, factSource{"u.md", 4}, doc); got != 0 {
+		t.Errorf("lineRank = %d, want 0: no section of u.md is shown", got)
+	}
 }
 
 func TestNextToQuoted(t *testing.T) {

@@ -154,7 +154,8 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 			k := split + "/" + way
 			fmt.Fprintf(&summary, "all       %-8s %-7s %2d/%2d (%3.0f%%)\n", split, way, held[k], asked[k], 100*float64(held[k])/float64(max(asked[k], 1)))
 			// Why the misses were missed: counts, and for the tune sets
-			// the questions too (the held-out ones are not named).
+			// the questions too (the held-out ones are not named), a
+			// line miss with where the scorer ranks its line (id@rank).
 			for _, kind := range []string{missDoc, missSection, missLine, missNextTo, missCut, "no line in the sources"} {
 				ids := whyMissed[k][kind]
 				if len(ids) == 0 {
@@ -246,10 +247,16 @@ func askCorpus(t *testing.T, name, root, index string, splits []string, sources 
 				if !r.Passed {
 					missed = append(missed, r.Question.ID)
 					kind := "no line in the sources"
+					missedAs := r.Question.ID
 					if src, ok := sources[r.Question.ID]; ok {
 						kind = classifyMiss(r.Answer, src)
 						if kind == missLine {
-							if raw, err := os.ReadFile(filepath.Join(root, src.path)); err == nil && nextToQuoted(r.Answer, src, strings.Split(string(raw), "\n")) {
+							raw, err := os.ReadFile(filepath.Join(root, src.path))
+							if err == nil && split == "tune" {
+								// Where the scorer puts the fact's line: id@rank.
+								missedAs = fmt.Sprintf("%s@%d", r.Question.ID, lineRank(r.Question.Query, r.Answer, src, strings.Split(string(raw), "\n")))
+							}
+							if err == nil && nextToQuoted(r.Answer, src, strings.Split(string(raw), "\n")) {
 								k := split + "/" + way.name
 								if out.whyMissed[k] == nil {
 									out.whyMissed[k] = map[string][]string{}
@@ -262,7 +269,7 @@ func askCorpus(t *testing.T, name, root, index string, splits []string, sources 
 					if out.whyMissed[k] == nil {
 						out.whyMissed[k] = map[string][]string{}
 					}
-					out.whyMissed[k][kind] = append(out.whyMissed[k][kind], r.Question.ID)
+					out.whyMissed[k][kind] = append(out.whyMissed[k][kind], missedAs)
 				}
 			}
 			line := fmt.Sprintf("%-9s %-8s %-7s %2d/%2d (%3.0f%%), median answer %d tokens; missed: %s\n", name, split, way.name,
