@@ -580,3 +580,29 @@ func TestWithoutURLs(t *testing.T) {
 		}
 	}
 }
+
+// TestShownQuotesTheNextCase: a section that is not the best quotes, after
+// a chosen list item, the next item of its list when it starts with the
+// same words (the next case of one rule); not an item that starts
+// otherwise, and the best section quotes the line after each chosen line
+// anyway.
+func TestShownQuotesTheNextCase(t *testing.T) {
+	q := NewQuestion("must a cookie named __Host- be secure?")
+	lines := []string{
+		"## Best practices",
+		"The helper throws when:",
+		"- The cookie name starts with `__Host-`, but `secure` is not set.",
+		"- The cookie name starts with `__Host-`, but `path` is not `/`.",
+		"- A partitioned cookie is not secure.",
+	}
+	got := q.Shown(lines, 1, 5, 1, nil, map[int]bool{})
+	if !slices.Contains(got, 3) || !slices.Contains(got, 4) {
+		t.Errorf("Shown = %v, want line 3 and the next case, line 4", got)
+	}
+	if slices.Contains(got, 5) {
+		t.Errorf("Shown = %v: line 5 starts otherwise, it is no case of line 3's rule", got)
+	}
+	if parallelItems(lines[3], lines[4]) || parallelItems("- a b", "- a b") || !parallelItems("* a b c d", "* a b c e") {
+		t.Error("parallelItems: want items of one list sharing their first three words, and only those")
+	}
+}
