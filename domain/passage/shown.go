@@ -33,9 +33,10 @@ const followedLineRunes = 250
 // Shown returns the lines of lines from..to (a section) to quote for q:
 // its n best (Lines) or, when none holds a word, fallback (a search
 // index's best lines), less those a section quoted above shows already
-// (shown, to which it adds its own), and after a chosen line ending in a
-// colon the short line it announces, in line order. A section and its
-// subsection both found quote a line once. Ranked search_documents and
+// (shown, to which it adds its own), after a chosen line ending in a
+// colon the short line it announces, and after a chosen list item the next
+// one when it starts alike (parallelItems), in line order. A section and
+// its subsection both found quote a line once. Ranked search_documents and
 // librarian_ask quote each section through it, so they quote the same
 // lines.
 func (q Question) Shown(lines []string, from, to, n int, fallback []int, shown map[int]bool) []int {
@@ -45,7 +46,9 @@ func (q Question) Shown(lines []string, from, to, n int, fallback []int, shown m
 // ShownFollowed is Shown for the best section of an answer, the likeliest
 // to hold the fact: each chosen line is quoted with the line that follows
 // it (the next one that is not blank, within two lines and the section),
-// unless that is a heading or longer than followedLineRunes.
+// unless that is a heading or longer than followedLineRunes; and the last
+// chosen place goes to the line holding a word of the question no other
+// line holds (withRareLine).
 func (q Question) ShownFollowed(lines []string, from, to, n int, fallback []int, shown map[int]bool) []int {
 	return q.shown(lines, from, to, n, fallback, shown, true)
 }
