@@ -584,8 +584,7 @@ func TestWithoutURLs(t *testing.T) {
 // TestShownQuotesTheNextCase: a section that is not the best quotes, after
 // a chosen list item, the next item of its list when it starts with the
 // same words (the next case of one rule); not an item that starts
-// otherwise, and the best section quotes the line after each chosen line
-// anyway.
+// otherwise.
 func TestShownQuotesTheNextCase(t *testing.T) {
 	q := NewQuestion("must a cookie named __Host- be secure?")
 	lines := []string{

@@ -54,9 +54,10 @@ func (q Question) ShownFollowed(lines []string, from, to, n int, fallback []int,
 }
 
 func (q Question) shown(lines []string, from, to, n int, fallback []int, shown map[int]bool, followed bool) []int {
-	best := q.chosen(lines, from, to, n, shown)
+	block := codeBlocks(lines, from, to)
+	best := q.chosen(lines, from, to, n, shown, block)
 	if followed && len(best) == n {
-		best = q.withRareLine(lines, from, to, best, shown)
+		best = q.withRareLine(lines, from, to, best, shown, block)
 	}
 	if len(best) == 0 {
 		// The index's lines, those of the section not shown above.
@@ -121,8 +122,7 @@ const maxScoredLines = 12
 // (defaulted to 1)"). Decided on 72 questions written apart from the
 // tune sets: +1 each way over SQLite, +2 over PostgreSQL; held out +3
 // each way over both.
-func (q Question) chosen(lines []string, from, to, n int, shown map[int]bool) []int {
-	block := codeBlocks(lines, from, to)
+func (q Question) chosen(lines []string, from, to, n int, shown map[int]bool, block map[int]int) []int {
 	used := map[int]bool{}
 	var out []int
 	for _, sc := range q.Lines(lines, from, to, n+maxScoredLines) {
@@ -151,11 +151,11 @@ func (q Question) chosen(lines []string, from, to, n int, shown map[int]bool) []
 // fact eval's tune sets: +5 each way (code lines counted too: +3; web
 // addresses counted: +4; in every section's chosen lines, not only the
 // best one's: +2, one lost); held out +1 each way.
-func (q Question) withRareLine(lines []string, from, to int, chosen []int, shown map[int]bool) []int {
+func (q Question) withRareLine(lines []string, from, to int, chosen []int, shown map[int]bool, block map[int]int) []int {
 	if len(chosen) < 2 {
 		return chosen
 	}
-	if l := q.rareLine(lines, from, to, chosen, shown); l > 0 {
+	if l := q.rareLine(lines, from, to, chosen, shown, block); l > 0 {
 		chosen = slices.Clone(chosen)
 		chosen[len(chosen)-1] = l
 	}
@@ -168,8 +168,7 @@ func (q Question) withRareLine(lines []string, from, to int, chosen []int, shown
 // question's order; 0 when none. Code is not counted, an example's names
 // being the prose's, nor web addresses (an advisory's https:// is not the
 // line that says "over HTTPS").
-func (q Question) rareLine(lines []string, from, to int, chosen []int, shown map[int]bool) int {
-	block := codeBlocks(lines, from, to)
+func (q Question) rareLine(lines []string, from, to int, chosen []int, shown map[int]bool, block map[int]int) int {
 	want := make(map[string]bool, len(q.terms))
 	for _, t := range q.terms {
 		if !q.related[t] && q.group[t] == "" {
