@@ -85,6 +85,9 @@ func TestRelatedWords(t *testing.T) {
 	if got := NewQuestion("how many requests run at the same time?").Related(); !slices.Contains(got, Stem("concurrency")) {
 		t.Errorf("related %v lacks concurrency", got)
 	}
+	if got := NewQuestion("what does the rule allow without options?").Related(); !slices.Contains(got, Stem("default")) {
+		t.Errorf("related %v lacks default, what a rule does without options", got)
+	}
 	if !NewQuestion("what is the way to do it?").Empty() {
 		t.Error("a question of stopwords is not empty")
 	}

@@ -140,6 +140,7 @@ var relatedWords = []struct {
 	{" do not ", []string{"default"}},
 	{" if i don ", []string{"default"}},
 	{" not set ", []string{"default"}},
+	{" without ", []string{"default"}},
 	{" on its own ", []string{"default"}},
 	{" by itself ", []string{"default"}},
 	{" largest ", []string{"max", "maximum", "limit"}},
