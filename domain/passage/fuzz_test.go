@@ -61,6 +61,17 @@ func FuzzShown(f *testing.F) {
 				t.Fatalf("ShownFollowed = %v shows line %d, shown above", followed, l)
 			}
 		}
+		// The prose lines of a later passage: a subset of what Shown
+		// quotes or the one code line a section of code alone gives.
+		prose := q.ShownProse(lines, from, to, n, []int{from}, maps.Clone(prior))
+		if !slices.IsSorted(prose) || len(slices.Compact(slices.Clone(prose))) != len(prose) || len(prose) > 2*max(n, 1) {
+			t.Fatalf("ShownProse = %v: not in order, a line twice, or over 2n = %d", prose, 2*max(n, 1))
+		}
+		for _, l := range prose {
+			if prior[l] || l < max(from, 1) || l > min(to, len(lines)) {
+				t.Fatalf("ShownProse = %v shows line %d, shown above or outside %d..%d", prose, l, from, to)
+			}
+		}
 		for _, r := range q.Rank([]Span{{Doc: "a", Lines: lines, From: from, To: to}, {Doc: "b", Lines: lines, From: 1, To: len(lines)}}, []float64{1, 0.5}) {
 			if r < 0 || r > 1.0000001 {
 				t.Fatalf("Rank score %v outside [0, 1]", r)

@@ -218,6 +218,14 @@ func TestShownTakesOneLineOfACodeBlock(t *testing.T) {
 	if code != 1 {
 		t.Errorf("Shown = %v: %d lines of the code block, want 1", got, code)
 	}
+	// ShownProse quotes the prose alone: the code line takes its place
+	// but is not quoted; a section of code alone quotes its best line.
+	if got := q.ShownProse(lines, 1, 7, 2, nil, map[int]bool{}); !slices.Equal(got, []int{2}) {
+		t.Errorf("ShownProse = %v, want [2]: the prose line, not the code line that took the other place", got)
+	}
+	if got := q.ShownProse(lines[2:], 1, 5, 2, nil, map[int]bool{}); len(got) != 1 || got[0] < 2 || got[0] > 4 {
+		t.Errorf("ShownProse of a code block alone = %v, want one of its lines", got)
+	}
 }
 
 // TestCodeNameCountsOnce: a code name the question holds (daisyUI) is one

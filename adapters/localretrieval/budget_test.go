@@ -1,0 +1,30 @@
+package localretrieval
+
+import "testing"
+
+// withinBudget: past askPassages, a passage stays while the answer is
+// within askBudgetBytes, or within askMostBytes when it scores close to
+// the best.
+func TestWithinBudget(t *testing.T) {
+	for _, c := range []struct {
+		shares []float64
+		each   int // bytes a passage adds to the answer
+		want   int
+	}{
+		{[]float64{1, .9, .9, .5, .5}, 300, 5}, // 1,500 bytes: within the budget
+		{[]float64{1, .9, .9, .5, .5}, 700, 3}, // over it, the last two weak
+		{[]float64{1, 1, 1, .9, .9}, 600, 5},   // 3,000 bytes, the last two close to the best
+		{[]float64{1, 1, 1, .9, .9}, 700, 4},   // 3,500 bytes: the fifth is past askMostBytes
+		{[]float64{1, 1, 1, .9, .5}, 600, 4},   // the fifth weak
+		{[]float64{1, 1, 1, 1, 1}, 1200, 3},    // three passages always
+	} {
+		var ps []quotedSection
+		for _, sh := range c.shares {
+			ps = append(ps, quotedSection{Share: sh})
+		}
+		got := withinBudget(ps, func(ps []quotedSection) int { return len(ps) * c.each })
+		if len(got) != c.want {
+			t.Errorf("shares %v, %d bytes each: %d passages, want %d", c.shares, c.each, len(got), c.want)
+		}
+	}
+}
