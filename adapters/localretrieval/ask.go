@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/knowledge"
@@ -408,10 +409,13 @@ func jsonString(s string) string {
 
 const timeLayout = "2006-01-02 15:04:05 UTC"
 
-// writePassage writes passage p, numbered n: where it is, its lines.
+// writePassage writes passage p, numbered n: where it is, its lines. The
+// heading is written only when the section id does not spell it already
+// (idSpells): on the tune sets that left the same facts in answers 3 %
+// smaller (median 450 -> 435 tokens).
 func writePassage(b *strings.Builder, n int, p quotedSection) {
 	head := ""
-	if p.Heading != "" {
+	if p.Heading != "" && !idSpells(p.SectionID, p.Heading) {
 		head = fmt.Sprintf(" %q", p.Heading)
 	}
 	where := p.DocID
@@ -425,6 +429,21 @@ func writePassage(b *strings.Builder, n int, p quotedSection) {
 	for _, l := range p.Quote {
 		fmt.Fprintf(b, "  L%d: %s\n", l.N, l.Text)
 	}
+}
+
+// idSpells reports whether the last part of section id sectionID has
+// the letters and digits of heading, case aside, as a heading's slug does
+// ("Attribute/prop syntax is stricter", attributeprop-syntax-is-stricter).
+func idSpells(sectionID, heading string) bool {
+	letters := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return unicode.ToLower(r)
+			}
+			return -1
+		}, s)
+	}
+	return letters(sectionID[strings.LastIndex(sectionID, "/")+1:]) == letters(heading)
 }
 
 func renderPassages(b *strings.Builder, query string, ps []quotedSection, told []knowledge.Knowledge, excluded int) {

@@ -127,7 +127,7 @@ func TestAskBundled(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"[1] auth (backend/auth.md) § refresh-tokens/rotation \"Rotation\" · L18–",
+		"[1] auth (backend/auth.md) § refresh-tokens/rotation · L18–", // the id spells the heading
 		"L20: Every refresh returns a NEW refresh token",
 		`All of them in one call: get_documents [{"doc": "auth", "sections": ["refresh-tokens/rotation", "refresh-tokens", "_intro"]}]`,
 	} {
@@ -515,7 +515,7 @@ func TestAskQuotesTheOptionsDefinition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "§ options/maxpasses \"maxPasses\" · L21–28"
+	want := "§ options/maxpasses · L21–28"
 	def := "  L10 (§ options): * `maxPasses` is how many torque passes a fitting may take (Default: `3`).\n"
 	if !strings.Contains(a.Text, want) || strings.Count(a.Text, "`maxPasses` is how many") != 1 || strings.Index(a.Text, def) < strings.Index(a.Text, want) {
 		t.Errorf("want maxPasses' definition (L10) quoted once, in its subsection's passage:\n%s", a.Text)

@@ -76,7 +76,7 @@ const (
 // sections ("id (path) ~400 tokens", then "§ section L14–43 ~226 tokens"),
 // each followed by its quoted lines ("  L16: …", "L28 [sql code]: …").
 var (
-	askPassage    = regexp.MustCompile(`^\[\d+\] (\S+)(?: \((\S+)\))? § \S+ "[^"\n]*" · L(\d+)–(\d+)`)
+	askPassage    = regexp.MustCompile(`^\[\d+\] (\S+)(?: \((\S+)\))? § \S+(?: "(?:[^"\\\n]|\\.)*")? · L(\d+)–(\d+)`)
 	rankedDoc     = regexp.MustCompile(`^\S+ \((\S+)\) ~\d+ tokens`)
 	rankedSection = regexp.MustCompile(`^§ \S+ L(\d+)–(\d+)`)
 	quotedLine    = regexp.MustCompile(`^\s*L(\d+)(?: \[[^\]]*\])?: `)
@@ -195,6 +195,11 @@ func TestLineRank(t *testing.T) {
 	}
 	if got := lineRank("refresh", answer, factSource{"u.md", 4}, doc); got != 0 {
 		t.Errorf("lineRank = %d, want 0: no section of u.md is shown", got)
+	}
+	// A passage whose id spells its heading is written without it.
+	bare := "[1] t § tokens · L1–5 · ~20 tokens\n  L3: A token is opaque.\n"
+	if got := lineRank("how long does a refresh token live?", bare, factSource{"t.md", 4}, doc); got != 1 {
+		t.Errorf("lineRank = %d for a passage without its heading, want 1", got)
 	}
 }
 

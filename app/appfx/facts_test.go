@@ -49,7 +49,7 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 300, "ranked": 309}
+var factHeldOutFloor = map[string]int{"ask": 301, "ranked": 309}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres): its BM25 is computed in SQL over its own
