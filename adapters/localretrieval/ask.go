@@ -293,6 +293,12 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 			continue
 		}
 		text := strings.TrimRight(lines[n-1], "\r")
+		if n == s.Start && strings.HasPrefix(strings.TrimSpace(text), "#") {
+			// The section's own heading line: the passage's header says it
+			// (its id spells it, or the header quotes it). Tune: the same
+			// facts, the mean answer 453 -> 448 tokens.
+			continue
+		}
 		if len(text) > lineLen {
 			// A long line is quoted around where the question's words
 			// meet, the fact usually after them (passage.Question.WindowWithin).

@@ -135,6 +135,9 @@ func TestAskBundled(t *testing.T) {
 			t.Errorf("answer lacks %q:\n%s", want, a.Text)
 		}
 	}
+	if strings.Contains(a.Text, "L18: ### Rotation") || strings.Contains(a.Text, "L14: ## Refresh tokens") {
+		t.Errorf("a passage quotes its own heading line, which its header says:\n%s", a.Text)
+	}
 	if a.Provider != "librarian-local" || a.Busy != nil {
 		t.Errorf("provider %q busy %v", a.Provider, a.Busy)
 	}
@@ -474,7 +477,7 @@ func TestAskQuotesMorePassagesWhileShort(t *testing.T) {
 		want := passage.SectionLines
 		switch {
 		case i == 0:
-			want = 4 // the best passage: its heading and the three notes
+			want = 3 // the best passage: its three notes (its heading line is in the header)
 		case i >= 3:
 			want = 2
 		}
