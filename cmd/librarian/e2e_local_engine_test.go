@@ -33,7 +33,7 @@ func TestStdioLocalEngine(t *testing.T) {
 			"Locations for 'Validate' (source: index):\n- [function] Validate -> backend/auth.md:47  (r *http.Request) (Claims, error)"}},
 		{"librarian_locate", map[string]any{"query": "caching"}, []string{"- [entry] caching -> backend/storage/caching.md:1\n    depends_on: auth"}},
 		{"librarian_ask", map[string]any{"query": "how are refresh tokens rotated?"}, []string{
-			`[1] auth (backend/auth.md) § refresh-tokens/rotation "Rotation" · L18–38`, "L20: Every refresh returns a NEW refresh token",
+			`[1] auth (backend/auth.md) § refresh-tokens/rotation · L18–38`, "L20: Every refresh returns a NEW refresh token",
 			`get_documents [{"doc": "auth", "sections": ["refresh-tokens/rotation", "refresh-tokens", "_intro"]}]`, "(provider: librarian-local)"}},
 		{"librarian_discuss", map[string]any{"message": "how does cache invalidation work?", "caller": "w1"}, []string{"caching (backend/storage/caching.md)"}},
 		{"librarian_discuss", map[string]any{"message": "and what is the TTL?", "caller": "w1"}, []string{"earlier question", "ttl-rules"}},
