@@ -293,10 +293,10 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 			continue
 		}
 		text := strings.TrimRight(lines[n-1], "\r")
-		if n == s.Start && strings.HasPrefix(strings.TrimSpace(text), "#") {
+		if n == s.Start && p.Heading != "" && strings.HasPrefix(strings.TrimSpace(text), "#") {
 			// The section's own heading line: the passage's header says it
-			// (its id spells it, or the header quotes it). Tune: the same
-			// facts, the mean answer 453 -> 448 tokens.
+			// (its id spells it, or the header quotes it); a _preamble has
+			// none. Tune: the same facts, the mean answer 453 -> 448 tokens.
 			continue
 		}
 		if len(text) > lineLen {
