@@ -254,7 +254,9 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		}
 		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path], quoted, lineLen, len(out) == 0)
 		withDefinition(&p, c.ent, c.lines, shown[c.sec.Path])
-		p.Share = c.score / cands[0].score
+		if cands[0].score > 0 {
+			p.Share = c.score / cands[0].score
+		}
 		if len(p.Quote) == 0 && slices.ContainsFunc(out, func(o quotedSection) bool {
 			return o.Path == p.Path && o.Start <= p.Start && p.End <= o.End
 		}) {
