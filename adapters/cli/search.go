@@ -93,6 +93,7 @@ func RunSearch(ctx context.Context, lib *library.Library, args []string, stdout,
 		Mode:          search.SearchString,
 		CaseSensitive: o.caseSensitive,
 		MaxResults:    o.maxResults,
+		DefaultLimit:  !o.maxGiven,
 		Context:       o.context,
 		WholeWord:     o.wholeWord,
 	}

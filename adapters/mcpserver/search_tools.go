@@ -65,9 +65,12 @@ func addSearchTools(srv *mcp.Server, lib *browse.Browser, searcher *search.Searc
 			Mode:          in.Mode,
 			CaseSensitive: in.CaseSensitive,
 			MaxResults:    derefOr(in.MaxResults, maxResults),
-			Context:       derefOr(in.Context, 0),
-			WholeWord:     in.WholeWord,
-			Progress:      indexProgress(ctx, call),
+			// A default answer may show a close sixth section, unless
+			// this server's ceiling is the default or under it.
+			DefaultLimit: in.MaxResults == nil && (ceil.Results <= 0 || ceil.Results > search.DefaultRankedResults),
+			Context:      derefOr(in.Context, 0),
+			WholeWord:    in.WholeWord,
+			Progress:     indexProgress(ctx, call),
 		}
 		var note string
 		if req.MaxResults >= 0 {

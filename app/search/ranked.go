@@ -22,8 +22,19 @@ import (
 const SearchRanked = "ranked"
 
 // DefaultRankedResults is how many sections a ranked search answers when
-// max_results is not given (or 0).
-const DefaultRankedResults = 5
+// max_results is not given (or 0), and rankedCloseSections more whose
+// passage.Question.Rank score is at least rankedCloseShare of the best:
+// the ranking cannot tell them from the fifth. Decided on the fact eval's
+// tune sets together with the sections after the first quoting prose
+// (passage.Question.ShownProse): ranked 424 -> 427 of 498 (PostgreSQL 427
+// -> 428), the medians of seven corpora of ten smaller; a share of 0.7
+// held as many in larger answers, 0.8 two fewer; held out the same (309,
+// PostgreSQL 311 of 367).
+const (
+	DefaultRankedResults = 5
+	rankedCloseSections  = 1
+	rankedCloseShare     = 0.75
+)
 
 // rankedLines is how many of a section's best lines are quoted,
 // rankedFirstLines the best section's (three in four answered facts are
@@ -186,7 +197,13 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 	shownLines := map[string]map[int]bool{} // per doc, the lines its sections above show
-	for _, i := range order[:min(len(order), limit)] {
+	take := min(len(order), limit)
+	if (req.MaxResults == 0 || req.DefaultLimit) && limit == DefaultRankedResults && len(order) > 0 && scores[order[0]] > 0 {
+		for take < min(len(order), limit+rankedCloseSections) && scores[order[take]] >= rankedCloseShare*scores[order[0]] {
+			take++
+		}
+	}
+	for _, i := range order[:take] {
 		c := cands[i]
 		shown++
 		quotedLines := rankedLines
@@ -258,9 +275,13 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 // a section of the doc shown above shows already (shown, which it adds
 // its own to): a section and its subsection found both quote a line once.
 // The best section (first) quotes each of them with the line that follows
-// it (passage.Question.ShownFollowed).
+// it (passage.Question.ShownFollowed); the others quote prose
+// (passage.Question.ShownProse: a code line among their best is left out
+// unless they have no prose among them), as librarian_ask's later
+// passages do: the same tune facts in answers 2 to 10 % smaller, room for
+// a close sixth section.
 func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte, shown map[int]bool, nLines, lineRunes int, first bool) sectionHits {
-	choose := q.Shown
+	choose := q.ShownProse
 	if first {
 		choose = q.ShownFollowed
 	}

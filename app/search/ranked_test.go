@@ -187,3 +187,39 @@ func TestRankedShowsTheOptionsDefinition(t *testing.T) {
 		t.Errorf("want maxPasses' definition (L10, under § options, shown once) once, before its subsection:\n%s", got)
 	}
 }
+
+// A ranked answer asked without max_results shows a sixth section that
+// scores close to the best (rankedCloseShare), not a seventh; one asked
+// for five shows five. Its sections after the first quote prose: the
+// code line that repeats the question's words is the best section's only.
+func TestRankedShowsACloseSixthByDefault(t *testing.T) {
+	lib := indexedCopy(t, "frontmatter", "../../testdata/closeranks")
+	ask := func(max int, byDefault bool) string {
+		t.Helper()
+		got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{
+			Query: "which washer does the sedgewort fitting take?", Mode: SearchRanked, Scope: domain.Scope{Depth: -1},
+			MaxResults: max, DefaultLimit: byDefault})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	for _, c := range []struct {
+		max       int
+		byDefault bool
+		want      string
+	}{
+		{0, false, "6 sections of 8 docs"},
+		{DefaultRankedResults, true, "6 sections of 8 docs"},
+		{DefaultRankedResults, false, "5 sections of 8 docs"},
+		{3, true, "3 sections of 8 docs"},
+	} {
+		got := ask(c.max, c.byDefault)
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("max_results %d (default %v): want %q first:\n%s", c.max, c.byDefault, c.want, got)
+		}
+		if n := strings.Count(got, "[sh code]: fit sedgewort"); n != 1 || strings.Count(got, "brass washer, torqued") < 3 {
+			t.Errorf("max_results %d: want the code line once (best section) and every section's prose line, got the code %d times:\n%s", c.max, n, got)
+		}
+	}
+}

@@ -44,8 +44,12 @@ type SearchRequest struct {
 	CaseSensitive bool
 	// MaxResults caps the hit lines shown; 0 shows all. The answer always
 	// says how many hits it left out. In SearchRanked mode it is the number
-	// of sections (0: DefaultRankedResults).
+	// of sections (0: DefaultRankedResults, as DefaultLimit).
 	MaxResults int
+	// DefaultLimit says MaxResults is the mode's default, not the
+	// caller's: a ranked answer then shows rankedCloseSections more that
+	// score close to the best.
+	DefaultLimit bool
 	// Context is how many lines before and after each hit are shown too
 	// (0 to MaxContext), merged when they touch, as grep -C does.
 	Context int
