@@ -64,10 +64,14 @@ const (
 	// while the answer stays within askMostBytes: the ranking cannot tell
 	// it from the passages above. Decided on the tune sets with
 	// ShownProse for the passages after the first (their code lines, an
-	// eighth of the answers, left out): 410 -> 415 of 498, the median
-	// answer the same (450 tokens), the mean 461 -> 466.
-	askCloseShare = 0.85
-	askMostBytes  = 3200
+	// eighth of the answers, left out): at 0.85 and 3,200 bytes 410 -> 415
+	// of 498. Then, the answer no longer ending with a get_documents call
+	// for all its sections (an eighth of its bytes, each passage's header
+	// names its doc and section): at 0.75 and 2,800 bytes 415 -> 420
+	// (PostgreSQL 418 -> 421), the median answer 428 -> 419 tokens, the
+	// mean 448 -> 430 (0.8: 418; 0.7: 421, median 435; 0.65: 423, 447).
+	askCloseShare = 0.75
+	askMostBytes  = 2800
 	// askCandidates are the sections asked of the index, as ranked
 	// search_documents asks for its five.
 	askCandidates    = 15
@@ -391,25 +395,6 @@ func selector(docID, sectionID string) string {
 	return fmt.Sprintf(`{"doc": %s, "sections": [%s]}`, jsonString(docID), jsonString(sectionID))
 }
 
-// selectors is get_documents' argument for the passages' sections (each
-// quoted once): one selector per doc, in the order the docs first appear
-// (a section and its subsection both: get_documents says what they share).
-func selectors(ps []quotedSection) string {
-	var docs []string
-	sections := map[string][]string{}
-	for _, p := range ps {
-		if _, ok := sections[p.DocID]; !ok {
-			docs = append(docs, p.DocID)
-		}
-		sections[p.DocID] = append(sections[p.DocID], jsonString(p.SectionID))
-	}
-	sels := make([]string, len(docs))
-	for i, d := range docs {
-		sels[i] = fmt.Sprintf(`{"doc": %s, "sections": [%s]}`, jsonString(d), strings.Join(sections[d], ", "))
-	}
-	return "[" + strings.Join(sels, ", ") + "]"
-}
-
 func jsonString(s string) string {
 	b, _ := json.Marshal(s) // a string always marshals
 	return string(b)
@@ -479,9 +464,6 @@ func renderPassages(b *strings.Builder, query string, ps []quotedSection, told [
 		b.WriteString("\n(1 section excluded by this session's guidance)\n")
 	} else if excluded > 1 {
 		fmt.Fprintf(b, "\n(%d sections excluded by this session's guidance)\n", excluded)
-	}
-	if len(ps) > 1 {
-		fmt.Fprintf(b, "\nAll of them in one call: get_documents %s\n", selectors(ps))
 	}
 }
 

@@ -96,7 +96,9 @@ func testLibLimits(t *testing.T, e retrieval.Engine) {
 
 func testLibAsk(t *testing.T, e retrieval.Engine) {
 	a := must(e.Ask(context.Background(), knowledge.AskQuery{Query: "how are refresh tokens rotated?", Tags: libTags}))(t)
-	for _, want := range []string{"backend/auth.md", "refresh-tokens/rotation", "get_documents", `"doc": "auth"`, "L20: Every refresh returns a NEW refresh token"} {
+	// A passage names its doc (id and path) and its section, what a
+	// get_documents selector takes, and quotes the line that answers.
+	for _, want := range []string{"auth (backend/auth.md) § refresh-tokens/rotation", "L20: Every refresh returns a NEW refresh token"} {
 		if !strings.Contains(a.Text, want) {
 			t.Errorf("answer lacks %q:\n%s", want, a.Text)
 		}
