@@ -59,8 +59,8 @@ const (
 	// 198 (PostgreSQL 146 -> 147); held out 147 -> 149 of 203 (134 -> 137).
 	askFirstLines  = 4
 	askBudgetBytes = 1600
-	// askCloseShare: a fourth or fifth passage whose Rank score is at
-	// least this share of the best one's is quoted past askBudgetBytes,
+	// A fourth or fifth passage whose Rank score is close to the best
+	// one's (passage.CloseToBest) is quoted past askBudgetBytes,
 	// while the answer stays within askMostBytes: the ranking cannot tell
 	// it from the passages above. Decided on the tune sets with
 	// ShownProse for the passages after the first (their code lines, an
@@ -70,8 +70,7 @@ const (
 	// names its doc and section): at 0.75 and 2,800 bytes 415 -> 420
 	// (PostgreSQL 418 -> 421), the median answer 428 -> 419 tokens, the
 	// mean 448 -> 430 (0.8: 418; 0.7: 421, median 435; 0.65: 423, 447).
-	askCloseShare = 0.75
-	askMostBytes  = 2800
+	askMostBytes = 2800
 	// askCandidates are the sections asked of the index, as ranked
 	// search_documents asks for its five.
 	askCandidates    = 15
@@ -155,12 +154,12 @@ func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (_ knowledge.Eng
 
 // withinBudget leaves out the passages past askPassages, last first, while
 // the answer they make (its size in bytes, as size renders it) is over
-// askBudgetBytes, unless the last scores close to the best (askCloseShare)
+// askBudgetBytes, unless the last scores close to the best (passage.CloseToBest)
 // and the answer is within askMostBytes.
 func withinBudget(ps []quotedSection, size func([]quotedSection) int) []quotedSection {
 	for len(ps) > askPassages {
 		n := size(ps)
-		if n <= askBudgetBytes || n <= askMostBytes && ps[len(ps)-1].Share >= askCloseShare {
+		if n <= askBudgetBytes || n <= askMostBytes && passage.CloseToBest(ps[len(ps)-1].Share, 1) {
 			break
 		}
 		ps = ps[:len(ps)-1]

@@ -449,7 +449,7 @@ func TestLocateDefinitionLineFirst(t *testing.T) {
 
 // The best passage quotes four lines, the next two three; a fourth and
 // fifth passage are quoted, by two lines each, while the answer stays
-// short, or, scoring as well as the best (askCloseShare), while it stays
+// short, or, scoring as well as the best (passage.CloseToBest), while it stays
 // within askMostBytes.
 func TestAskQuotesMorePassagesWhileShort(t *testing.T) {
 	write := func(root string, line func(doc, n int) string) {

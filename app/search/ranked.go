@@ -23,17 +23,16 @@ const SearchRanked = "ranked"
 
 // DefaultRankedResults is how many sections a ranked search answers when
 // max_results is not given (or 0), and rankedCloseSections more whose
-// passage.Question.Rank score is at least rankedCloseShare of the best:
+// passage.Question.Rank score is close to the best (passage.CloseToBest):
 // the ranking cannot tell them from the fifth. Decided on the fact eval's
 // tune sets together with the sections after the first quoting prose
-// (passage.Question.ShownProse): ranked 424 -> 427 of 498 (PostgreSQL 427
-// -> 428), the medians of seven corpora of ten smaller; a share of 0.7
-// held as many in larger answers, 0.8 two fewer; held out the same (309,
+// (passage.Question.ShownProse): ranked 424 -> 426 of 498 (PostgreSQL 427
+// -> 428), the medians of nine corpora of ten smaller; a share of 0.7
+// held as many in larger answers, 0.8 fewer; held out the same (309,
 // PostgreSQL 311 of 367).
 const (
 	DefaultRankedResults = 5
 	rankedCloseSections  = 1
-	rankedCloseShare     = 0.75
 )
 
 // rankedLines is how many of a section's best lines are quoted,
@@ -198,8 +197,8 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 	shownLines := map[string]map[int]bool{} // per doc, the lines its sections above show
 	take := min(len(order), limit)
-	if (req.MaxResults == 0 || req.DefaultLimit) && limit == DefaultRankedResults && len(order) > 0 && scores[order[0]] > 0 {
-		for take < min(len(order), limit+rankedCloseSections) && scores[order[take]] >= rankedCloseShare*scores[order[0]] {
+	if (req.MaxResults == 0 || req.DefaultLimit) && limit == DefaultRankedResults {
+		for take < min(len(order), limit+rankedCloseSections) && passage.CloseToBest(scores[order[take]], scores[order[0]]) {
 			take++
 		}
 	}

@@ -189,7 +189,7 @@ func TestRankedShowsTheOptionsDefinition(t *testing.T) {
 }
 
 // A ranked answer asked without max_results shows a sixth section that
-// scores close to the best (rankedCloseShare), not a seventh; one asked
+// scores close to the best (passage.CloseToBest), not a seventh; one asked
 // for five shows five. Its sections after the first quote prose: the
 // code line that repeats the question's words is the best section's only.
 func TestRankedShowsACloseSixthByDefault(t *testing.T) {

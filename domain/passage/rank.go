@@ -113,6 +113,20 @@ const rankLineShare = 0.2
 // already: at 0.15 to 0.2 it loses 1 to 2).
 const rankCoverShare = 0.05
 
+// CloseShare is how close to the best section's Rank score another's is
+// when the ranking cannot tell them apart: ranked search_documents shows
+// such a section past its fifth, librarian_ask a fourth or fifth passage
+// past its byte budget. Tuned for each on the fact eval's tune sets
+// (app/search DefaultRankedResults, localretrieval askMostBytes'
+// history): 0.75 for both.
+const CloseShare = 0.75
+
+// CloseToBest reports whether score is at least CloseShare of best (a
+// positive best: when every section scores 0, none is close).
+func CloseToBest(score, best float64) bool {
+	return best > 0 && score >= CloseShare*best
+}
+
 // Rank scores the sections a search found for how well they answer: their
 // index score (index[i] is spans[i]'s) and how well their best line
 // answers, over all of them (Pooled), each as a share of the best,
