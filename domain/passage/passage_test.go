@@ -344,6 +344,37 @@ func TestShownSkipsAContainerMarker(t *testing.T) {
 	}
 }
 
+// A line announcing a group of tabbed examples (VitePress's "::: code-group",
+// a blank line, then a fence) is quoted with the first tab's line, five
+// lines down: without the container, three lines down is as far as it looks.
+func TestShownLooksPastACodeGroup(t *testing.T) {
+	q := NewQuestion("what npm package do I install to run a Hono app on Azure Functions?")
+	lines := []string{
+		"Now you are ready to install Hono and the Azure Functions Adapter with:", // 1
+		"",               // 2
+		"::: code-group", // 3
+		"",               // 4
+		"```sh [npm]",    // 5
+		"npm i @marplex/hono-azurefunc-adapter hono", // 6
+		"```", // 7
+		":::", // 8
+	}
+	got := q.Shown(lines, 1, 8, 1, nil, map[int]bool{})
+	if !slices.Equal(got, []int{1, 6}) {
+		t.Errorf("Shown = %v, want the announcing line 1 and the first tab's line 6", got)
+	}
+	plain := slices.Clone(lines)
+	plain[2] = "Pick the one your package manager uses, one of these four."
+	if got := q.Shown(plain, 1, 8, 1, nil, map[int]bool{}); !slices.Equal(got, []int{1, 3}) {
+		t.Errorf("Shown = %v, want line 1 and the prose line 3 it announces", got)
+	}
+	gone := slices.Clone(lines)
+	gone[2] = ""
+	if got := q.Shown(gone, 1, 8, 1, nil, map[int]bool{}); !slices.Equal(got, []int{1}) {
+		t.Errorf("Shown = %v, want line 1 alone: with no container, line 6 is too far", got)
+	}
+}
+
 // A code comment that opens an example ("// eslint.config.js") is not what
 // a line ending in a colon announces.
 func TestShownSkipsAnOpeningComment(t *testing.T) {

@@ -80,14 +80,22 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 	// A chosen line that announces what follows ("by setting up an
 	// environment variable in your `.env` file:") is quoted with the first
 	// line it announces when that line is short (NODEJS_HELPERS=0): the
-	// value is there, in words the question does not share.
+	// value is there, in words the question does not share. It is looked
+	// for three lines down, or three past a container's marker (VitePress's
+	// "::: code-group" of install commands: the first tab's line; tune
+	// ranked +1, held out the same).
 	for _, l := range chosen {
 		if l < 1 || l > len(lines) || !strings.HasSuffix(strings.TrimSpace(lines[l-1]), ":") {
 			continue
 		}
-		for k := l + 1; k <= min(to, len(lines), l+3); k++ {
+		limit := l + 3
+		for k := l + 1; k <= min(to, len(lines), limit); k++ {
 			t := strings.TrimSpace(lines[k-1])
-			if isBlankOrFence(t) || strings.HasPrefix(t, ":::") || isCommentLine(t) || !holdsWord(t) {
+			if strings.HasPrefix(t, ":::") && limit < l+6 {
+				limit = k + 3
+				continue
+			}
+			if isBlankOrFence(t) || isCommentLine(t) || !holdsWord(t) {
 				continue
 			}
 			if utf8.RuneCountInString(t) <= announcedLineRunes && !shown[k] && !slices.Contains(best, k) {
