@@ -647,3 +647,50 @@ func TestShownQuotesTheNextCase(t *testing.T) {
 		t.Error("parallelItems: want items of one list sharing their first three words, and only those")
 	}
 }
+
+// Container markup alone on a line says nothing: what a line announces is
+// the content past it, in any of the doc tools' syntaxes, while a line with
+// words of its own is not markup.
+func TestIsMarkup(t *testing.T) {
+	for _, line := range []string{
+		"::: code-group", ":::", ":::incorrect", `<Tabs groupId="package-manager">`, `<TabItem value="npm">`,
+		"</TabItem>", "</Tabs>", "{{< code-toggle file=hugo >}}", "{{< /code-toggle >}}", "{{% note %}}",
+		`!!! warning "Deprecated"`, `=== "npm"`, "> [!NOTE]",
+	} {
+		if !isMarkup(line) {
+			t.Errorf("isMarkup(%q) = false, want true", line)
+		}
+	}
+	for _, line := range []string{
+		"> [!NOTE] `$derived` is given an expression, _not_ a function.", "<script setup>", `<div class="container">`,
+		"{{< param a >}} and {{< param b >}}", "Set `strict` to `true`:", "<Tabs> wrap the install commands.",
+	} {
+		if isMarkup(line) {
+			t.Errorf("isMarkup(%q) = true, want false", line)
+		}
+	}
+}
+
+// MDX tabs (Docusaurus's <Tabs> and <TabItem>) are passed as a container
+// is: the install command is what "install it with:" announces.
+func TestShownLooksPastMDXTabs(t *testing.T) {
+	q := NewQuestion("how do I install lefthook?")
+	lines := []string{
+		"Install lefthook with:",           // 1
+		`<Tabs groupId="package-manager">`, // 2
+		`<TabItem value="npm">`,            // 3
+		"",                                 // 4
+		"```bash",                          // 5
+		"npm install --save-dev lefthook",  // 6
+		"```",                              // 7
+		"</TabItem>",                       // 8
+	}
+	got := q.Shown(lines, 1, 8, 1, nil, map[int]bool{})
+	if !slices.Equal(got, []int{1, 6}) {
+		t.Errorf("Shown = %v, want the announcing line 1 and the npm command, 6", got)
+	}
+	got = q.ShownFollowed(lines, 1, 8, 1, nil, map[int]bool{})
+	if slices.Contains(got, 2) || slices.Contains(got, 3) {
+		t.Errorf("ShownFollowed = %v: a tab's tag is no line to quote after line 1", got)
+	}
+}

@@ -81,9 +81,10 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 	// environment variable in your `.env` file:") is quoted with the first
 	// line it announces when that line is short (NODEJS_HELPERS=0): the
 	// value is there, in words the question does not share. It is looked
-	// for three lines down, or three past a container's marker (VitePress's
-	// "::: code-group" of install commands: the first tab's line; tune
-	// ranked +1, held out the same).
+	// for three lines down, or three past a container's marker (isMarkup:
+	// VitePress's "::: code-group" of install commands, MDX's <Tabs>: the
+	// first tab's line, up to six lines down; tune ranked +1, held out the
+	// same).
 	for _, l := range chosen {
 		if l < 1 || l > len(lines) || !strings.HasSuffix(strings.TrimSpace(lines[l-1]), ":") {
 			continue
@@ -91,7 +92,7 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		limit := l + 3
 		for k := l + 1; k <= min(to, len(lines), limit); k++ {
 			t := strings.TrimSpace(lines[k-1])
-			if strings.HasPrefix(t, ":::") && limit < l+6 {
+			if isMarkup(t) && limit < l+6 {
 				limit = k + 3
 				continue
 			}
@@ -255,9 +256,10 @@ func codeBlocks(lines []string, from, to int) map[int]int {
 // followingLine is the line after line l that ShownFollowed quotes with
 // it (0 when none): the next one not blank nor a fence within two lines
 // and to, when it is not a heading and at most followedLineRunes long. A
-// container's marker (`::: warning`) is passed, and the two lines after
-// it looked at instead: the warning is the line (tune +1 each way over
-// both indexes, held out the same).
+// container's marker (`::: warning`, isMarkup) is passed, and the two
+// lines after it looked at instead: the warning is the line (tune +1 each
+// way over both indexes, held out the same); so is a second one (a tab
+// inside its tabs), up to five lines down.
 func followingLine(lines []string, l, to int) int {
 	if l < 1 {
 		return 0 // a fallback line outside the file (the index's, stale)
@@ -268,7 +270,7 @@ func followingLine(lines []string, l, to int) int {
 		if isBlankOrFence(t) {
 			continue
 		}
-		if strings.HasPrefix(t, ":::") && limit < l+4 {
+		if isMarkup(t) && limit < l+6 {
 			limit = k + 2
 			continue
 		}
@@ -338,3 +340,25 @@ func parallelItems(a, b string) bool {
 // parallelWords is how many first words two list items share to be cases
 // of one rule (parallelItems).
 const parallelWords = 3
+
+// isMarkup reports whether a trimmed line is only the markup of a
+// container around content, no words of its own: a VitePress or
+// Docusaurus container (`::: tip`, `:::`), an MDX tab's tag alone
+// (`<TabItem value="npm">`, `</Tabs>`), a Hugo shortcode alone
+// (`{{< code-toggle file=hugo >}}`, `{{% /note %}}`), an MkDocs admonition or
+// tab (`!!! warning`, `=== "npm"`), a GitHub alert's marker alone
+// (`> [!NOTE]`). What a chosen line announces, or the line that follows
+// it, is the content past it.
+func isMarkup(t string) bool {
+	switch {
+	case strings.HasPrefix(t, ":::"), strings.HasPrefix(t, "!!! "), strings.HasPrefix(t, "=== \""):
+		return true
+	case strings.HasPrefix(t, "{{<") && strings.HasSuffix(t, ">}}"), strings.HasPrefix(t, "{{%") && strings.HasSuffix(t, "%}}"):
+		return strings.Count(t, "{{") == 1
+	case strings.HasPrefix(t, "> [!") && strings.HasSuffix(t, "]"):
+		return true
+	case strings.HasPrefix(t, "<Tab"), strings.HasPrefix(t, "</Tab"):
+		return strings.HasSuffix(t, ">") && strings.Count(t, "<") == 1
+	}
+	return false
+}
