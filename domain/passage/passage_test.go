@@ -180,6 +180,10 @@ func TestShownFollowedQuotesTheNextLine(t *testing.T) {
 	if got := followingLine(next, 6, 7); got != 0 {
 		t.Errorf("followingLine(6) = %d, want 0: line 8 is past the section", got)
 	}
+	next[7] = "});"
+	if got := followingLine(next, 6, 8); got != 0 {
+		t.Errorf("followingLine(6) = %d, want 0: a bracket says nothing", got)
+	}
 	next[7] = strings.Repeat("x", followedLineRunes+1)
 	if got := followingLine(next, 6, 8); got != 0 {
 		t.Errorf("followingLine(6) = %d, want 0 for a line over %d runes", got, followedLineRunes)

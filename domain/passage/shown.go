@@ -255,7 +255,8 @@ func codeBlocks(lines []string, from, to int) map[int]int {
 
 // followingLine is the line after line l that ShownFollowed quotes with
 // it (0 when none): the next one not blank nor a fence within two lines
-// and to, when it is not a heading and at most followedLineRunes long. A
+// and to, when it is not a heading, holds a word (not `});`) and is at
+// most followedLineRunes long. A
 // container's marker (`::: warning`, isMarkup) is passed, and the two
 // lines after it looked at instead: the warning is the line (tune +1 each
 // way over both indexes, held out the same); so is a second one (a tab
@@ -274,7 +275,7 @@ func followingLine(lines []string, l, to int) int {
 			limit = k + 2
 			continue
 		}
-		if strings.HasPrefix(t, "#") || utf8.RuneCountInString(t) > followedLineRunes {
+		if strings.HasPrefix(t, "#") || utf8.RuneCountInString(t) > followedLineRunes || !holdsWord(t) {
 			return 0
 		}
 		return k
