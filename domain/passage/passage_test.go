@@ -698,3 +698,34 @@ func TestShownLooksPastMDXTabs(t *testing.T) {
 		t.Errorf("ShownFollowed = %v: a tab's tag is no line to quote after line 1", got)
 	}
 }
+
+// In the best section, a chosen code line is quoted with the prose line
+// that introduces its block, when that line ends with a colon and holds a
+// word of the question: the example's point, said in words.
+func TestShownFollowedQuotesTheLineIntroducingCode(t *testing.T) {
+	q := NewQuestion(`An element has both style:color="red" and style="color: blue !important". Which color wins?`)
+	lines := []string{
+		"When `style:` directives are combined with `style` attributes, the directives will take precedence,", // 1
+		"even over `!important` properties:", // 2
+		"",                                   // 3
+		"```svelte",                          // 4
+		`<div style:color="red" style="color: blue">This will be red</div>`,                  // 5
+		`<div style:color="red" style="color: blue !important">This will still be red</div>`, // 6
+		"```", // 7
+	}
+	got := q.ShownFollowed(lines, 1, 7, 1, nil, map[int]bool{})
+	if !slices.Contains(got, 2) {
+		t.Errorf("ShownFollowed = %v, want line 2, which introduces the code line chosen", got)
+	}
+	if got := q.Shown(lines, 1, 7, 1, nil, map[int]bool{}); slices.Contains(got, 2) {
+		t.Errorf("Shown = %v: a section other than the best quotes no introducing line", got)
+	}
+	plain := slices.Clone(lines)
+	plain[1] = "even over the properties that are marked important."
+	if got := introducingLine(plain, 6, 1, codeBlocks(plain, 1, 7)); got != 0 {
+		t.Errorf("introducingLine = %d, want 0: line 2 does not end with a colon", got)
+	}
+	if got := introducingLine(lines, 2, 1, codeBlocks(lines, 1, 7)); got != 0 {
+		t.Errorf("introducingLine(2) = %d, want 0: line 2 is not code", got)
+	}
+}

@@ -56,9 +56,11 @@ func (q Question) ShownProse(lines []string, from, to, n int, fallback []int, sh
 // ShownFollowed is Shown for the best section of an answer, the likeliest
 // to hold the fact: each chosen line is quoted with the line that follows
 // it (the next one that is not blank, within two lines and the section),
-// unless that is a heading or longer than followedLineRunes; and the last
-// chosen place goes to the line holding a word of the question no other
-// line holds (withRareLine).
+// unless that is a heading or longer than followedLineRunes; a chosen
+// code line with the prose line introducing its block (introducingLine,
+// when it holds a word of the question: tune +1 each way over both
+// indexes, held out the same); and the last chosen place goes to the line
+// holding a word of the question no other line holds (withRareLine).
 func (q Question) ShownFollowed(lines []string, from, to, n int, fallback []int, shown map[int]bool) []int {
 	return q.shown(lines, from, to, n, fallback, shown, true, false)
 }
@@ -106,6 +108,11 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		}
 	}
 	if followed {
+		for _, l := range chosen {
+			if k := introducingLine(lines, l, from, block); k > 0 && !shown[k] && !slices.Contains(best, k) && q.holdsAsked(lines[k-1]) {
+				best = append(best, k)
+			}
+		}
 		for _, l := range chosen {
 			if k := followingLine(lines, l, to); k > 0 && !shown[k] && !slices.Contains(best, k) {
 				best = append(best, k)
@@ -360,6 +367,52 @@ func isMarkup(t string) bool {
 		return true
 	case strings.HasPrefix(t, "<Tab"), strings.HasPrefix(t, "</Tab"):
 		return strings.HasSuffix(t, ">") && strings.Count(t, "<") == 1
+	}
+	return false
+}
+
+// introducingLine is the prose line that introduces the code block line l
+// is in (0 when l is not in one, or none does): the last line before its
+// fence that is not blank nor markup, within from, when it ends with a
+// colon ("the directives will take precedence, even over `!important`
+// properties:") and is not a heading: what the example shows, said in
+// words.
+func introducingLine(lines []string, l, from int, block map[int]int) int {
+	b := block[l]
+	if b == 0 {
+		return 0
+	}
+	fence := l
+	for fence > from && block[fence-1] == b {
+		fence--
+	}
+	fence-- // the opening fence
+	for k := fence - 1; k >= max(from, 1) && k >= fence-3; k-- {
+		t := strings.TrimSpace(lines[k-1])
+		if t == "" || isMarkup(t) {
+			continue
+		}
+		if block[k] > 0 || strings.HasPrefix(t, "#") || !strings.HasSuffix(t, ":") || utf8.RuneCountInString(t) > followedLineRunes {
+			return 0
+		}
+		return k
+	}
+	return 0
+}
+
+// holdsAsked reports whether line holds a word the question asks (not
+// only a word docs use for one).
+func (q Question) holdsAsked(line string) bool {
+	want := make(map[string]bool, len(q.terms))
+	for _, t := range q.terms {
+		if !q.related[t] {
+			want[t] = true
+		}
+	}
+	for _, w := range lineTerms(withoutURLs(line)) {
+		if q.termOf(w, want) != "" {
+			return true
+		}
 	}
 	return false
 }
