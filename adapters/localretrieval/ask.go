@@ -203,7 +203,8 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	type candidate struct {
 		sec   domain.RankedSection
 		ent   sectionindex.Entry
-		lines []string
+		lines []string // the doc's, as the section is quoted from them (passage.WithFrontmatter)
+		from  int      // the section's first line to quote
 		score float64
 	}
 	var cands []candidate
@@ -224,8 +225,9 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 			entries[s.Path] = ent
 			lines[s.Path] = strings.Split(string(ent.Content), "\n")
 		}
-		cands = append(cands, candidate{sec: s, ent: ent, lines: lines[s.Path]})
-		spans = append(spans, passage.Span{Doc: s.Path, Lines: lines[s.Path], From: s.Start, To: s.End})
+		quoted, from := passage.WithFrontmatter(lines[s.Path], ent.Structure.FrontmatterEnd, s.Start)
+		cands = append(cands, candidate{sec: s, ent: ent, lines: quoted, from: from})
+		spans = append(spans, passage.Span{Doc: s.Path, Lines: quoted, From: from, To: s.End})
 	}
 	index := make([]float64, len(cands))
 	for i, c := range cands {
@@ -255,7 +257,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if len(out) == 0 {
 			lineLen = firstQuotedLineLen
 		}
-		p := quote(c.ent, c.lines, c.sec, question, shown[c.sec.Path], quoted, lineLen, len(out) == 0)
+		p := quote(c.ent, c.lines, c.from, c.sec, question, shown[c.sec.Path], quoted, lineLen, len(out) == 0)
 		withDefinition(&p, c.ent, c.lines, shown[c.sec.Path])
 		if cands[0].score > 0 {
 			p.Share = c.score / cands[0].score
@@ -270,12 +272,14 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	return out, excluded, nil
 }
 
-// quote builds the passage of section s: the nLines lines that best answer q,
+// quote builds the passage of section s, quoted from lines from..s.End
+// (a doc's first section: its frontmatter's facts too,
+// passage.WithFrontmatter): the nLines lines that best answer q,
 // less those a passage of the same doc above quotes (shown), as ranked
 // search_documents shows them (passage.Question.Shown), a long line cut
 // to where the question's words meet. The first passage (first) quotes
 // each of them with the line that follows it (passage.Question.ShownFollowed).
-func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q passage.Question, shown map[int]bool, nLines, lineLen int, first bool) quotedSection {
+func quote(ent sectionindex.Entry, lines []string, from int, s domain.RankedSection, q passage.Question, shown map[int]bool, nLines, lineLen int, first bool) quotedSection {
 	p := quotedSection{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
 	if p.DocID == "" {
 		p.DocID = s.Path
@@ -293,7 +297,7 @@ func quote(ent sectionindex.Entry, lines []string, s domain.RankedSection, q pas
 	if first {
 		choose = q.ShownFollowed
 	}
-	for _, n := range choose(lines, s.Start, s.End, nLines, s.Lines, shown) {
+	for _, n := range choose(lines, from, s.End, nLines, s.Lines, shown) {
 		if n < 1 || n > len(lines) {
 			continue
 		}
@@ -419,6 +423,10 @@ func writePassage(b *strings.Builder, n int, p quotedSection) {
 		fmt.Fprintf(b, "  L%d (§ %s): %s\n", d.N, p.DefinedIn, d.Text)
 	}
 	for _, l := range p.Quote {
+		if l.N < p.Start { // a doc's first section quotes its frontmatter's facts (passage.WithFrontmatter)
+			fmt.Fprintf(b, "  L%d (frontmatter): %s\n", l.N, l.Text)
+			continue
+		}
 		fmt.Fprintf(b, "  L%d: %s\n", l.N, l.Text)
 	}
 }

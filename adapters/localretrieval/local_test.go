@@ -530,3 +530,19 @@ func TestAskQuotesTheOptionsDefinition(t *testing.T) {
 		t.Errorf("want maxPasses' definition (L10) quoted once, in its subsection's passage:\n%s", a.Text)
 	}
 }
+
+// A doc's first section is quoted with its frontmatter's facts, as ranked
+// search quotes it: a function page that states what it does only in its
+// `description:` is found by it, and answers with that line
+// (testdata/frontmatterfacts).
+func TestAskQuotesTheFrontmatterSummary(t *testing.T) {
+	root := copyDir(t, filepath.Join("..", "..", "testdata", "frontmatterfacts"))
+	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "which function pads a string on the left?", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "] functions/pad § _preamble · L10–15 · ~20 tokens\n  L3 (frontmatter): description: Pads a string on the left with spaces up to a given width.\n"
+	if !strings.Contains(a.Text, want) || strings.Contains(a.Text, "title: quill") {
+		t.Errorf("want functions/pad's passage quoting its description (L3), and no title:\n%s", a.Text)
+	}
+}

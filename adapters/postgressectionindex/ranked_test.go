@@ -75,6 +75,23 @@ func TestUpgradeDropsSectionIDsOfTheOldParse(t *testing.T) {
 	upgradedFrom(t, d, schemaFor(t.Name()), 3)
 }
 
+// An index of schema version 4 lacks the frontmatter's facts in the
+// vectors of docs' first sections (passage.FrontmatterFacts): the upgrade
+// empties it, and the next ingest stores the docs with them.
+func TestUpgradeDropsVectorsWithoutFrontmatterFacts(t *testing.T) {
+	d := postgrestest.DSN(t)
+	ix := fresh(t, d)
+	e := sectionindextest.MarkdownEntry("clip.md", "Clip", nil, "# Clip\n\nClipping keeps tags balanced.\n")
+	if err := ix.Apply(context.Background(), sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
+		t.Fatal(err)
+	}
+	if c := mustCatalog(t, ix); len(c.Docs) != 1 {
+		t.Fatalf("the index lists %d docs, want 1", len(c.Docs))
+	}
+	ix.Close()
+	upgradedFrom(t, d, schemaFor(t.Name()), 4)
+}
+
 // upgradedFrom marks schema as the section index's version, opens it (so
 // migrating it to the current version) and checks the upgrade emptied it:
 // its docs are stored again by the next ingest. The index is closed when

@@ -122,6 +122,15 @@ DELETE FROM docs;
 INSERT INTO meta (key, value) VALUES ('generation', '1')
 	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
 `,
+	// 5: a doc's first section is searched with its frontmatter's facts
+	// (a summary, a signature: passage.FrontmatterFacts), which the
+	// vectors of version 4 lack: every doc goes, and the next ingest
+	// stores the library again.
+	`
+DELETE FROM docs;
+INSERT INTO meta (key, value) VALUES ('generation', '1')
+	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
+`,
 }
 
 // tables are the section index's tables, which every role that serves it

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/passage"
 )
 
 // fold maps every character of b to one representative of its Unicode
@@ -187,6 +188,12 @@ func sectionTexts(e entryView) []sectionText {
 		}
 		end := e.structure.OwnEnd(i)
 		var code, body strings.Builder
+		// A doc's first section holds its frontmatter's facts (a summary,
+		// a signature), which answers quote as its lines.
+		for _, l := range passage.FrontmatterFacts(lines, e.structure.FrontmatterEnd, s.Start) {
+			body.WriteString(lines[l-1])
+			body.WriteByte('\n')
+		}
 		for l := max(s.Start, e.structure.FrontmatterEnd+1); l <= end && l <= len(lines); l++ {
 			if l == s.Start && s.Heading != "" {
 				continue // the heading is in the heading column

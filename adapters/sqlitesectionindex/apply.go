@@ -282,7 +282,7 @@ func writeRanked(ctx context.Context, tx execer, lastSection int64, rows []docRo
 	for _, r := range rows {
 		paused(pause)
 		for j, s := range r.derived.sections {
-			if _, err := st.ExecContext(ctx, r.firstSection+int64(j), r.entry.Doc.Title, s.heading, s.body, s.code); err != nil {
+			if _, err := st.ExecContext(ctx, r.firstSection+int64(j), s.title, s.heading, s.body, s.code); err != nil {
 				return fmt.Errorf("ranked text of %s: %w", r.entry.Doc.Path, err)
 			}
 		}

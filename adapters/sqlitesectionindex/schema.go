@@ -18,8 +18,10 @@ const applicationID = 0x4C494252
 // full-text tables moved to the side files (sides.go). 7: a heading's
 // explicit anchor (`## Options {#opts}`) is its slug (domain.StructureVersion
 // 2), so the sections stored by version 6 have ids the parse no longer
-// gives, and the index is rebuilt.
-const schemaVersion = 7
+// gives, and the index is rebuilt. 8: a doc's first section is searched
+// with its frontmatter's facts (passage.FrontmatterFacts), which the
+// ranked rows of version 7 lack.
+const schemaVersion = 8
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.

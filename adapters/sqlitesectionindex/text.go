@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/librarian/librarian/domain/passage"
 	"github.com/librarian/librarian/ports/sectionindex"
 )
 
@@ -12,6 +13,7 @@ import (
 type sectionText struct {
 	id         string
 	start, end int
+	title      string // the doc's title; a doc's first section's, its frontmatter's facts too
 	heading    string // the heading path: ancestors' headings, then its own
 	body       string // its own lines (before its first subsection), one per line from start
 	code       string // the code identifiers of its own lines, whole and split
@@ -48,7 +50,15 @@ func sectionTexts(e sectionindex.Entry) []sectionText {
 				code = append(code, identifierForms(n.Name)...)
 			}
 		}
-		out = append(out, sectionText{id: s.ID, start: s.Start, end: s.End, heading: strings.Join(path, " / "), body: body.String(), code: strings.Join(dedup(code), " ")})
+		// A doc's first section holds its frontmatter's facts (a summary,
+		// a signature: passage.FrontmatterFacts), which answers quote as
+		// its lines; searched with the title, as a doc's own summary of
+		// itself, not in the body, whose line i is the file's start+i.
+		title := e.Doc.Title
+		for _, l := range passage.FrontmatterFacts(lines, e.Structure.FrontmatterEnd, s.Start) {
+			title += "\n" + strings.TrimSpace(lines[l-1])
+		}
+		out = append(out, sectionText{id: s.ID, start: s.Start, end: s.End, title: title, heading: strings.Join(path, " / "), body: body.String(), code: strings.Join(dedup(code), " ")})
 	}
 	return out
 }

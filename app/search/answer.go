@@ -41,6 +41,10 @@ type sectionHits struct {
 	// lineRunes, when not 0, is how much of a long hit line this section
 	// shows, instead of its style's.
 	lineRunes int
+	// from, when not 0, is the first line its hits may be at, before the
+	// section's own: a doc's first section quotes its frontmatter's facts
+	// (passage.WithFrontmatter).
+	from int
 }
 
 // hitStyle is what a search request asks of the answer's shape.
@@ -63,7 +67,8 @@ type hitStyle struct {
 // around it `L20- text`, and runs apart are separated by `--` when
 // context was asked for. When the section holding the next line shown
 // changes, a `§ id Lfrom–to ~N tokens` line names it (its sizes the first
-// time only). A hit inside a fenced code block says so: `L26 [json code]:`.
+// time only). A hit inside a fenced code block says so: `L26 [json code]:`;
+// one in the frontmatter too: `L3 [frontmatter]:`.
 // With sections (ranked), each is named in the order given and its lines
 // follow, clamped to it.
 func writeDocHits(b *strings.Builder, g docHits, st hitStyle) {
@@ -90,7 +95,7 @@ func writeDocHits(b *strings.Builder, g docHits, st hitStyle) {
 	for _, sh := range g.sections {
 		writeSectionLine(b, sh.sec, g.v, len(g.p.Content), true)
 		w.st.lineRunes = cmp.Or(sh.lineRunes, st.lineRunes)
-		w.run(sh.hits, max(first, sh.sec.Start), min(last, sh.sec.End))
+		w.run(sh.hits, cmp.Or(sh.from, max(first, sh.sec.Start)), min(last, sh.sec.End))
 	}
 }
 
@@ -150,6 +155,8 @@ func (w *hitWriter) run(hits []hit, first, last int) {
 			fmt.Fprintf(w.b, "L%d", line)
 			if cb := domain.CodeBlockAt(s.CodeBlocks, line); cb >= 0 {
 				writeCodeMark(w.b, s.CodeBlocks[cb])
+			} else if line <= s.FrontmatterEnd {
+				w.b.WriteString(" [frontmatter]") // a fact a doc's first section quotes (passage.WithFrontmatter)
 			}
 			excerpt := wording.Excerpt
 			if w.fixed { // a ranked answer's line: whole when a little too long (wording.AnswerSlack)

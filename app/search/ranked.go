@@ -152,6 +152,11 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		sec domain.RankedSection
 		d   domain.Document
 		p   *library.Doc
+		// lines are the doc's as the section is quoted from them, from its
+		// line from on (a doc's first section: its frontmatter's facts too,
+		// passage.WithFrontmatter).
+		lines []string
+		from  int
 	}
 	var cands []candidate
 	var spans []passage.Span
@@ -185,8 +190,9 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 			lines = textLines(v, p.Content, 1, v.Lines())
 			docLines[d.Path] = lines
 		}
-		cands = append(cands, candidate{s, d, p})
-		spans = append(spans, passage.Span{Doc: d.Path, Lines: lines, From: s.Start, To: s.End})
+		quoted, from := passage.WithFrontmatter(lines, p.Structure.FrontmatterEnd, s.Start)
+		cands = append(cands, candidate{s, d, p, quoted, from})
+		spans = append(spans, passage.Span{Doc: d.Path, Lines: quoted, From: from, To: s.End})
 		index = append(index, s.Score)
 	}
 	scores := question.Rank(spans, index)
@@ -225,7 +231,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		if shown == 1 {
 			lineRunes = rankedFirstHitRunes
 		}
-		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines, lineRunes, shown == 1))
+		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, c.lines, c.from, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines, lineRunes, shown == 1))
 	}
 	for gi := range groups {
 		groups[gi].sections = withDefinitions(groups[gi], shownLines[groups[gi].doc.Path])
@@ -279,13 +285,13 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 // unless they have no prose among them), as librarian_ask's later
 // passages do: the same tune facts in answers 2 to 10 % smaller, room for
 // a close sixth section.
-func rankedHits(s domain.RankedSection, q passage.Question, v *textmatch.Text, content []byte, shown map[int]bool, nLines, lineRunes int, first bool) sectionHits {
+func rankedHits(s domain.RankedSection, q passage.Question, lines []string, from int, v *textmatch.Text, content []byte, shown map[int]bool, nLines, lineRunes int, first bool) sectionHits {
 	choose := q.ShownProse
 	if first {
 		choose = q.ShownFollowed
 	}
-	best := choose(textLines(v, content, s.Start, s.End), s.Start, s.End, nLines, s.Lines, shown)
-	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}, lineRunes: lineRunes}
+	best := choose(lines, from, s.End, nLines, s.Lines, shown)
+	sh := sectionHits{sec: domain.Section{ID: s.SectionID, Start: s.Start, End: s.End}, lineRunes: lineRunes, from: from}
 	for _, l := range best {
 		h := hit{Line: l}
 		// A long line is shown around where the question's words meet.

@@ -223,3 +223,25 @@ func TestRankedShowsACloseSixthByDefault(t *testing.T) {
 		}
 	}
 }
+
+// A doc's first section is quoted with its frontmatter's facts: a function
+// page that states what it does only in its `description:` answers with
+// that line (testdata/frontmatterfacts, in the style of a static-site
+// generator's function reference), and its title and tags are not quoted.
+func TestRankedQuotesTheFrontmatterSummary(t *testing.T) {
+	lib := indexedCopy(t, "frontmatter", "../../testdata/frontmatterfacts")
+	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{
+		Query: "which function cuts a string to a maximum width without splitting a word?", Mode: SearchRanked,
+		Scope: domain.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "functions/clip (functions/clip.md) ~"
+	line := "L3 [frontmatter]: description: Returns the given string cut to a maximum width without splitting a word.\n"
+	if !strings.Contains(got, want) || !strings.Contains(got, line) || strings.Index(got, line) < strings.Index(got, want) {
+		t.Errorf("want functions/clip with its description line (L3):\n%s", got)
+	}
+	if strings.Contains(got, "title: quill") || strings.Contains(got, "tags: [") {
+		t.Errorf("a frontmatter's title and tags are no facts to quote:\n%s", got)
+	}
+}

@@ -391,6 +391,43 @@ func testRankedFields(t *testing.T, ix sectionindex.Index) {
 	}
 }
 
+// withFrontmatter is MarkdownEntry for a doc whose first lines are a
+// frontmatter block (fm, its lines without the --- fences) above body.
+func withFrontmatter(path, title, fm, body string) sectionindex.Entry {
+	e := MarkdownEntry(path, title, nil, body)
+	head := "---\n" + fm + "---\n"
+	shift := strings.Count(head, "\n")
+	e.Content = []byte(head + body)
+	e.Structure.Lines += shift
+	e.Structure.FrontmatterEnd = shift
+	for i := range e.Structure.Sections {
+		e.Structure.Sections[i].Start += shift
+		e.Structure.Sections[i].End += shift
+	}
+	for i := range e.Structure.CodeBlocks {
+		e.Structure.CodeBlocks[i].Start += shift
+		e.Structure.CodeBlocks[i].End += shift
+	}
+	return e
+}
+
+// testRankedFrontmatterFacts: a doc's first section is found by its
+// frontmatter's facts (its summary, which answers quote as the section's
+// line: passage.FrontmatterFacts), not by its title's or tags' keys, and
+// its other sections are not.
+func testRankedFrontmatterFacts(t *testing.T, ix sectionindex.Index) {
+	fm := "title: quill.Clip\ndescription: Returns the given marigold cut to a width without splitting a word.\ntags: [ocelot]\n"
+	clip := withFrontmatter("functions/clip.md", "quill.Clip", fm, "\nClipping keeps tags balanced.\n\n## Examples\n\nClip 8 holds the line.\n")
+	apply(t, ix, sectionindex.Update{Put: append(fillers(), clip)})
+	rs := ranked(t, ix, domain.RankedQuery{Text: "marigold"})
+	if len(rs) != 1 || top(rs) != "functions/clip.md#_preamble" || rs[0].Start != 6 {
+		t.Errorf("marigold: %+v, want functions/clip.md#_preamble (lines from 6) alone: its frontmatter's summary holds the word", rs)
+	}
+	if rs := ranked(t, ix, domain.RankedQuery{Text: "ocelot"}); len(rs) != 0 {
+		t.Errorf("ocelot: %+v, want nothing: a tag is no fact of the section", rs)
+	}
+}
+
 func testRankedPaths(t *testing.T, ix sectionindex.Index) {
 	var es []sectionindex.Entry
 	for i := 0; i < 6; i++ {

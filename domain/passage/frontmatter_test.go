@@ -1,0 +1,73 @@
+package passage
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A doc's first section is quoted with its frontmatter's facts: a summary
+// or a signature, not its title, tags, layout keys nor one-word settings.
+func TestWithFrontmatter(t *testing.T) {
+	lines := strings.Split(`---
+title: strings.Clip
+description: Returns the given string cut to a maximum length, never inside a word.
+tags: [strings, text helpers, formatting]
+kind: function
+params:
+  usage:
+    returns: a string of at most SIZE runes
+    forms: ['strings.Clip SIZE INPUT', 'clip SIZE INPUT']
+---
+
+Clip keeps whole words.
+
+## Examples
+
+Clip 5 gives "Keep…".`, "\n")
+	got, from := WithFrontmatter(lines, 10, 12)
+	if from != 3 {
+		t.Errorf("from = %d, want 3, the description's line", from)
+	}
+	for k, want := range map[int]bool{1: false, 2: false, 3: true, 4: false, 5: false, 6: false, 7: false, 8: true, 9: true, 10: false, 12: true} {
+		if kept := got[k-1] != ""; kept != want {
+			t.Errorf("line %d (%q) kept = %v, want %v", k, lines[k-1], kept, want)
+		}
+	}
+	if lines[1] != "title: strings.Clip" {
+		t.Error("WithFrontmatter changed the lines it was given")
+	}
+	q := NewQuestion("what does strings.Clip return when the string is too long?")
+	if best := q.Best(got, from, 12, 1); len(best) != 1 || !slices.Contains([]int{3, 8, 9}, best[0]) {
+		t.Errorf("Best = %v, want a frontmatter fact line (3, 8 or 9)", best)
+	}
+
+	// Another section, or a first section with text before it, is quoted
+	// from its own lines only.
+	if out, f := WithFrontmatter(lines, 10, 14); f != 14 || &out[0] != &lines[0] {
+		t.Errorf("the Examples section: from %d, want 14 and the lines unchanged", f)
+	}
+	if _, f := WithFrontmatter(lines, 0, 1); f != 1 {
+		t.Errorf("no frontmatter: from %d, want 1", f)
+	}
+	plain := slices.Clone(lines)
+	plain[2] = "description: Clip"
+	plain[7], plain[8] = "    returns: string", "    forms: []"
+	if out, f := WithFrontmatter(plain, 10, 12); f != 12 || &out[0] != &plain[0] {
+		t.Errorf("no fact in the frontmatter: from %d, want 12 and the lines unchanged", f)
+	}
+}
+
+// A frontmatter line's value: past its key, or a list item's text.
+func TestFrontmatterValue(t *testing.T) {
+	for line, want := range map[string]string{
+		"description: Slices an array.": " Slices an array.",
+		`weight = 10`:                   " 10",
+		"- no-nested-ternary":           "no-nested-ternary",
+		"a wrapped line: of a summary":  "a wrapped line: of a summary",
+	} {
+		if got := frontmatterValue(line); got != want {
+			t.Errorf("frontmatterValue(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
