@@ -729,3 +729,46 @@ func TestShownFollowedQuotesTheLineIntroducingCode(t *testing.T) {
 		t.Errorf("introducingLine(2) = %d, want 0: line 2 is not code", got)
 	}
 }
+
+// In the best section, a chosen list item is quoted with the prose line
+// that closes its list, what holds for every item ("All are readonly.").
+func TestShownFollowedQuotesTheLineClosingAList(t *testing.T) {
+	q := NewQuestion("Can I assign to activeElement or fullscreenElement through a bind: on <svelte:document>?")
+	lines := []string{
+		"You can also bind to the following properties:", // 1
+		"",                       // 2
+		"- `activeElement`",      // 3
+		"- `fullscreenElement`",  // 4
+		"- `pointerLockElement`", // 5
+		"- `visibilityState`",    // 6
+		"",                       // 7
+		"All are readonly.",      // 8
+		"",                       // 9
+		"## Next",                // 10
+	}
+	got := q.ShownFollowed(lines, 1, 10, 2, nil, map[int]bool{})
+	if !slices.Contains(got, 8) {
+		t.Errorf("ShownFollowed = %v, want line 8, which closes the list of the chosen items", got)
+	}
+	if got := q.Shown(lines, 1, 10, 2, nil, map[int]bool{}); slices.Contains(got, 8) {
+		t.Errorf("Shown = %v: a section other than the best quotes no closing line", got)
+	}
+	for _, c := range []struct {
+		line string
+		want int
+	}{
+		{"All are readonly.", 8},
+		{"## Readonly", 0},
+		{"The following are readonly:", 0},
+		{"- `documentElement`", 0},
+	} {
+		ls := slices.Clone(lines)
+		ls[7] = c.line
+		if got := listClosingLine(ls, 4, 10, codeBlocks(ls, 1, 10)); got != c.want {
+			t.Errorf("listClosingLine with line 8 %q = %d, want %d", c.line, got, c.want)
+		}
+	}
+	if got := listClosingLine(lines, 1, 10, codeBlocks(lines, 1, 10)); got != 0 {
+		t.Errorf("listClosingLine(1) = %d, want 0: line 1 is no item", got)
+	}
+}

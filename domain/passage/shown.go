@@ -59,6 +59,8 @@ func (q Question) ShownProse(lines []string, from, to, n int, fallback []int, sh
 // unless that is a heading or longer than followedLineRunes; a chosen
 // code line with the prose line introducing its block (introducingLine,
 // when it holds a word of the question: tune +1 each way over both
+// indexes, held out the same); a chosen list item with the prose line
+// that closes its list (listClosingLine: tune +1 each way over both
 // indexes, held out the same); and the last chosen place goes to the line
 // holding a word of the question no other line holds (withRareLine).
 func (q Question) ShownFollowed(lines []string, from, to, n int, fallback []int, shown map[int]bool) []int {
@@ -108,6 +110,11 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		}
 	}
 	if followed {
+		for _, l := range chosen {
+			if k := listClosingLine(lines, l, to, block); k > 0 && !shown[k] && !slices.Contains(best, k) {
+				best = append(best, k)
+			}
+		}
 		for _, l := range chosen {
 			if k := introducingLine(lines, l, from, block); k > 0 && !shown[k] && !slices.Contains(best, k) && q.holdsAsked(lines[k-1]) {
 				best = append(best, k)
@@ -415,4 +422,54 @@ func (q Question) holdsAsked(line string) bool {
 		}
 	}
 	return false
+}
+
+// listClosingLine is the prose line that closes the list line l is an
+// item of (0 when l is no item, or none does): the first line past the
+// list's last item, past one blank line, when it is prose (no heading,
+// item, code or markup) of at most followedLineRunes ("All are
+// readonly." after a list of bindings): what holds for every item.
+func listClosingLine(lines []string, l, to int, block map[int]int) int {
+	if l < 1 || l > len(lines) || block[l] > 0 || listMarker(strings.TrimSpace(lines[l-1])) == "" {
+		return 0
+	}
+	last := l
+	for k := l + 1; k <= min(to, len(lines)); k++ {
+		t := strings.TrimSpace(lines[k-1])
+		if listMarker(t) != "" || (t != "" && (lines[k-1][0] == ' ' || lines[k-1][0] == '\t')) {
+			last = k
+			continue
+		}
+		break
+	}
+	for k := last + 1; k <= min(to, len(lines), last+2); k++ {
+		t := strings.TrimSpace(lines[k-1])
+		if t == "" {
+			continue
+		}
+		if block[k] > 0 || isBlankOrFence(t) || isMarkup(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") ||
+			listMarker(t) != "" || strings.HasSuffix(t, ":") || utf8.RuneCountInString(t) > followedLineRunes {
+			return 0
+		}
+		return k
+	}
+	return 0
+}
+
+// listMarker is a list item's marker ("-", "*", "+", or "1." for any
+// number), "" for a line that is not an item.
+func listMarker(t string) string {
+	for _, m := range []string{"- ", "* ", "+ "} {
+		if strings.HasPrefix(t, m) {
+			return m
+		}
+	}
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' ' {
+		return "1" + t[i:i+1]
+	}
+	return ""
 }
