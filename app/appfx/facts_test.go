@@ -39,6 +39,7 @@ var factCorpora = []struct {
 	{"pnpm-docs", filepath.Join("..", "..", "testdata", "pnpm-docs", "docs")},
 	{"svelte-docs", filepath.Join("..", "..", "testdata", "svelte-docs", "docs")},
 	{"vue-docs", filepath.Join("..", "..", "testdata", "vue-docs", "docs")},
+	{"otel-docs", filepath.Join("..", "..", "testdata", "otel-docs", "docs")},
 }
 
 // factHeldOutGoal is issue 21's goal for the held-out share, which the
@@ -49,12 +50,12 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 303, "ranked": 309}
+var factHeldOutFloor = map[string]int{"ask": 320, "ranked": 326}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres): its BM25 is computed in SQL over its own
 // vectors (stemming, stop words, weights), so its figures are its own.
-var factHeldOutFloorPostgres = map[string]int{"ask": 305, "ranked": 311}
+var factHeldOutFloorPostgres = map[string]int{"ask": 323, "ranked": 329}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,
