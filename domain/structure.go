@@ -117,3 +117,21 @@ func (s Structure) OwnEnd(i int) int {
 	}
 	return end
 }
+
+// Opening returns a doc's opening: the text before its first heading
+// (_preamble) or under its title (_intro), less the title's line and the
+// frontmatter, as lines from..to of section i (the first); ok is false
+// when the doc has none, or no line of it. A doc's first lines state what
+// holds for the whole doc (a feature removed, a command that fails in CI).
+func (s Structure) Opening() (i, from, to int, ok bool) {
+	if len(s.Sections) == 0 || s.Sections[0].Level > 1 {
+		return 0, 0, 0, false
+	}
+	open := s.Sections[0]
+	from, to = open.Start, s.OwnEnd(0)
+	if open.Level == 1 {
+		from++ // the title's own line
+	}
+	from = max(from, s.FrontmatterEnd+1)
+	return 0, from, to, from <= to
+}

@@ -31,6 +31,11 @@ type quotedSection struct {
 	// quoted before the section's own lines.
 	Definition *quotedLine
 	DefinedIn  string // the parent section's id
+	// Opening, when set (the first passage only), is the best line of
+	// its doc's opening (domain.Structure.Opening), which no passage
+	// quotes: what holds for the whole doc.
+	Opening   *quotedLine
+	OpeningIn string // the opening's section id
 }
 
 type quotedLine struct {
@@ -269,7 +274,38 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		}
 		out = append(out, p)
 	}
+	if len(out) > 0 {
+		withOpening(&out[0], entries[out[0].Path], lines[out[0].Path], question, shown[out[0].Path], out)
+	}
 	return out, excluded, nil
+}
+
+// withOpening sets the first passage's Opening: the line of its doc's
+// opening (domain.Structure.Opening: the text before its first heading or
+// under its title) that passage.Question.OpeningLine chooses, when no
+// passage quotes a line of it, as ranked search_documents shows it above
+// its best doc's sections. Tune +1, held out +1 (both ways, both indexes).
+func withOpening(p *quotedSection, ent sectionindex.Entry, lines []string, q passage.Question, shown map[int]bool, out []quotedSection) {
+	i, from, to, ok := ent.Structure.Opening()
+	if !ok {
+		return
+	}
+	open := ent.Structure.Sections[i]
+	for _, o := range out {
+		if o.Path == p.Path && o.Start <= to && o.End >= open.Start {
+			return // quoted already, or a passage holding it
+		}
+	}
+	l := q.OpeningLine(lines, from, to, p.Start, p.End, shown)
+	if l == 0 || l > len(lines) {
+		return
+	}
+	text := strings.TrimRight(lines[l-1], "\r")
+	if len(text) > maxQuotedLineLen {
+		a, b, _ := q.WindowWithin(text, maxQuotedLineLen-maxQuotedLineLen/6)
+		text = wording.ExcerptOrWhole([]byte(text), a, b, maxQuotedLineLen, 6)
+	}
+	p.Opening, p.OpeningIn = &quotedLine{N: l, Text: text}, open.ID
 }
 
 // quote builds the passage of section s, quoted from lines from..s.End
@@ -419,6 +455,9 @@ func writePassage(b *strings.Builder, n int, p quotedSection) {
 		where += " (" + p.Path + ")"
 	}
 	fmt.Fprintf(b, "\n[%d] %s § %s%s · L%d–%d · ~%d tokens\n", n, where, p.SectionID, head, p.Start, p.End, p.Tokens)
+	if o := p.Opening; o != nil {
+		fmt.Fprintf(b, "  L%d (§ %s): %s\n", o.N, p.OpeningIn, o.Text)
+	}
 	if d := p.Definition; d != nil {
 		fmt.Fprintf(b, "  L%d (§ %s): %s\n", d.N, p.DefinedIn, d.Text)
 	}

@@ -546,3 +546,20 @@ func TestAskQuotesTheFrontmatterSummary(t *testing.T) {
 		t.Errorf("want functions/pad's passage quoting its description (L3), and no title:\n%s", a.Text)
 	}
 }
+
+// The first passage is quoted with its doc's opening line when no passage
+// quotes the opening and the line answers about as well as the passage's
+// best, as ranked search shows it: pnpm's install page says in its
+// opening that an install in CI fails on a lockfile that needs an update.
+func TestAskQuotesTheBestDocsOpening(t *testing.T) {
+	root := copyDir(t, filepath.Join("..", "..", "testdata", "pnpm-docs", "docs"))
+	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "Why does pnpm install fail on our build server when the lockfile is out of date, while on my laptop it just updates it?", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "[1] cli/install § options/--frozen-lockfile · L128–153"
+	line := "\n  L10 (§ _preamble): In a CI environment, installation fails if a lockfile is present but needs an\n"
+	if !strings.Contains(a.Text, head) || strings.Count(a.Text, "installation fails if a lockfile") != 1 || strings.Index(a.Text, line) < strings.Index(a.Text, head) {
+		t.Errorf("want the first passage (pnpm install's --frozen-lockfile) with its doc's opening line (L10):\n%s", a.Text)
+	}
+}

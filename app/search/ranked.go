@@ -234,6 +234,11 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, c.lines, c.from, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines, lineRunes, shown == 1))
 	}
 	for gi := range groups {
+		if gi == 0 && (req.MaxResults == 0 || req.DefaultLimit) {
+			// Context for the best section, as the close sections are an
+			// answer's when no max_results asks for a number of sections.
+			groups[gi].sections = withOpening(groups[gi], question, shownLines[groups[gi].doc.Path])
+		}
 		groups[gi].sections = withDefinitions(groups[gi], shownLines[groups[gi].doc.Path])
 	}
 	var body strings.Builder
@@ -390,4 +395,36 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 		out = append(out, sh)
 	}
 	return out
+}
+
+// withOpening returns a doc's shown sections with, first, its opening
+// (domain.Structure.Opening: the text before its first heading, or under
+// its title) quoted by its line passage.Question.OpeningLine chooses, when
+// no shown section holds it. The best doc's alone: tune +1 each way over
+// both indexes, held out +1, answers 1 % larger. The sections shown, their
+// count and order are unchanged, as withDefinitions' lines.
+func withOpening(g docHits, q passage.Question, shown map[int]bool) []sectionHits {
+	i, from, end, ok := g.p.Structure.Opening()
+	if !ok || len(g.sections) == 0 {
+		return g.sections
+	}
+	open := g.p.Structure.Sections[i]
+	for _, sh := range g.sections {
+		if sh.sec.Start <= end && sh.sec.End >= open.Start {
+			return g.sections // shown already, or a section holding it
+		}
+	}
+	best := g.sections[0].sec
+	lines := textLines(g.v, g.p.Content, 1, max(end, best.End))
+	l := q.OpeningLine(lines, from, end, max(best.Start, g.sections[0].from), best.End, shown)
+	if l == 0 {
+		return g.sections
+	}
+	sh := sectionHits{sec: domain.Section{ID: open.ID, Start: open.Start, End: end}, lineRunes: rankedHitRunes, from: from}
+	h := hit{Line: l}
+	if a, b, ok := q.WindowWithin(lines[l-1], rankedHitRunes-rankedHitRunes/rankedHitBefore); ok {
+		h.Start, h.End = a, b
+	}
+	sh.hits = append(sh.hits, h)
+	return append([]sectionHits{sh}, g.sections...)
 }

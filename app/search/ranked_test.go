@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -243,5 +244,37 @@ func TestRankedQuotesTheFrontmatterSummary(t *testing.T) {
 	}
 	if strings.Contains(got, "title: quill") || strings.Contains(got, "tags: [") {
 		t.Errorf("a frontmatter's title and tags are no facts to quote:\n%s", got)
+	}
+}
+
+// The best doc's opening (the text before its first heading) is quoted
+// above its best section when its line answers about as well: pnpm's
+// install page says in its opening, not under --frozen-lockfile, that an
+// install in CI fails on a lockfile that needs an update. The count of
+// sections shown leaves it out; with max_results the answer is those
+// sections alone.
+func TestRankedQuotesTheBestDocsOpening(t *testing.T) {
+	lib := indexedCopy(t, "frontmatter", "../../testdata/pnpm-docs/docs")
+	query := "Why does pnpm install fail on our build server when the lockfile is out of date, while on my laptop it just updates it?"
+	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{Query: query, Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := "\ncli/install (cli/install.md) ~"
+	opening := "\n§ _preamble L5–"
+	line := "\nL10: In a CI environment, installation fails if a lockfile is present but needs an\n"
+	best := "\n§ options/--frozen-lockfile L"
+	var shown int
+	fmt.Sscanf(got, "%d sections of ", &shown)
+	if strings.Count(got, "\n§ ") != shown+1 || !strings.Contains(got, doc) || !strings.Contains(got, opening+"20 ~") ||
+		!strings.Contains(got, line) || !(strings.Index(got, doc) < strings.Index(got, opening) && strings.Index(got, opening) < strings.Index(got, best)) {
+		t.Errorf("want pnpm install's opening line (L10) above its --frozen-lockfile section:\n%s", got)
+	}
+	got, err = New(lib).SearchDocuments(context.Background(), SearchRequest{Query: query, Mode: SearchRanked, MaxResults: 3, Scope: domain.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, opening) || strings.Count(got, "\n§ ") != 3 {
+		t.Errorf("max_results 3: want the three sections alone:\n%s", got)
 	}
 }

@@ -772,3 +772,28 @@ func TestShownFollowedQuotesTheLineClosingAList(t *testing.T) {
 		t.Errorf("listClosingLine(1) = %d, want 0: line 1 is no item", got)
 	}
 }
+
+// TestOpeningLine: a doc's opening line is quoted with its best section
+// when it answers at least half as well as the section's best line, and
+// not when it only names the doc's topic or is shown already.
+func TestOpeningLine(t *testing.T) {
+	doc := []string{
+		"`tool install` installs the dependencies of a project.",      // 1
+		"In CI, the install fails when the lockfile needs an update.", // 2
+		"",                     // 3
+		"## --frozen-lockfile", // 4
+		"",                     // 5
+		"When set, the lockfile is never written, and the install fails when it is out of date.", // 6
+	}
+	q := NewQuestion("why does the install fail in CI when the lockfile is out of date?")
+	if got := q.OpeningLine(doc, 1, 3, 4, 6, map[int]bool{}); got != 2 {
+		t.Errorf("opening line %d, want L2 (the CI line)", got)
+	}
+	if got := q.OpeningLine(doc, 1, 3, 4, 6, map[int]bool{2: true}); got != 0 {
+		t.Errorf("opening line %d with L2 shown, want none (L1 only names the topic)", got)
+	}
+	weak := NewQuestion("is the lockfile written when frozen-lockfile is set and it is out of date?")
+	if got := weak.OpeningLine(doc, 1, 3, 4, 6, map[int]bool{}); got != 0 {
+		t.Errorf("opening line %d for a question its best section answers, want none", got)
+	}
+}

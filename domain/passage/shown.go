@@ -7,6 +7,7 @@ package passage
 // ShownProse, Shown's prose lines).
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -472,4 +473,37 @@ func listMarker(t string) string {
 		return "1" + t[i:i+1]
 	}
 	return ""
+}
+
+// openingShare is how well a doc's opening line must answer, as a share
+// of its best section's best line, to be quoted above that section
+// (OpeningLine). Decided on the fact eval's tune sets: any line holding a
+// word of the question held one fact more each way in answers 4 % larger;
+// at half the best line's score, the same fact, 1 % larger.
+const openingShare = 0.5
+
+// OpeningLine returns the line of a doc's opening (lines from..to: the
+// text before its first heading or under its title) to quote with its
+// best section (lines bestFrom..bestTo), 0 for none: the opening's best
+// prose line (ShownProse, less the lines shown, to which it adds it),
+// when it scores at least openingShare of the section's best line. A
+// doc's first lines state what holds for all of it ("In a CI environment,
+// installation fails if a lockfile ... needs an update"; a feature
+// removed), which a question about one of its sections asks.
+func (q Question) OpeningLine(lines []string, from, to, bestFrom, bestTo int, shown map[int]bool) int {
+	chosen := q.ShownProse(lines, from, to, 1, nil, maps.Clone(shown))
+	if len(chosen) == 0 {
+		return 0
+	}
+	l, score := chosen[0], 0.0
+	for _, sc := range q.Lines(lines, from, to, to-from+1) {
+		if sc.Line == l {
+			score = sc.Score
+		}
+	}
+	if top := q.Lines(lines, bestFrom, bestTo, 1); len(top) > 0 && score < openingShare*top[0].Score {
+		return 0
+	}
+	shown[l] = true
+	return l
 }
