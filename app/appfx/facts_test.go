@@ -3,7 +3,9 @@ package appfx_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -101,6 +103,11 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 		splits = []string{"tune"}
 	case "all":
 		splits = []string{"tune", "heldout"}
+	case "", "heldout":
+	default:
+		// Another split's files (a new question set, measured before it
+		// joins the tune sets): <corpus>-<split>.jsonl where a corpus has one.
+		splits = strings.Split(os.Getenv("FACT_SETS"), ",")
 	}
 	var summary strings.Builder
 	held, asked := map[string]int{}, map[string]int{} // by split/way, over the corpora
@@ -218,6 +225,9 @@ func askCorpus(t *testing.T, name, root, index string, splits []string, sources 
 		file := filepath.Join("..", "..", "testdata", "eval", "facts", name+"-"+split+".jsonl")
 		f, err := os.Open(file)
 		if err != nil {
+			if split != "tune" && split != "heldout" && errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
 			t.Error(err)
 			continue
 		}
