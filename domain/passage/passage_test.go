@@ -13,7 +13,8 @@ func TestWordsSplitsCodeNames(t *testing.T) {
 		t.Errorf("Words = %q, want %q", got, want)
 	}
 	for a, b := range map[string]string{"rotated": "rotation", "overriding": "override", "classes": "class", "tokens": "token",
-		"colour": "color", "behaviours": "behavior", "initialised": "initialized", "customising": "customizing"} {
+		"colour": "color", "behaviours": "behavior", "initialised": "initialized", "customising": "customizing",
+		"took": "taken", "taken": "take", "written": "writes", "overrode": "overriding", "kept": "keeps"} {
 		if Stem(a) != Stem(b) {
 			t.Errorf("Stem(%q) = %q, Stem(%q) = %q: want one stem", a, Stem(a), b, Stem(b))
 		}

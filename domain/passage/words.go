@@ -75,6 +75,9 @@ func splitIdentifier(w string) []string {
 // a plural's s).
 func Stem(w string) string {
 	w = american(w)
+	if base, ok := irregular[w]; ok {
+		w = base
+	}
 	for _, suf := range []string{"ations", "ation", "ings", "ing", "ions", "ion", "ies", "ied", "ed", "es"} {
 		if strings.HasSuffix(w, suf) && utf8.RuneCountInString(w)-len(suf) >= 4 {
 			return w[:len(w)-len(suf)]
@@ -87,6 +90,24 @@ func Stem(w string) string {
 		w = w[:len(w)-1] // "override" meets "overriding" at "overrid"
 	}
 	return w
+}
+
+// irregular are the past forms of verbs that no ending rule meets with
+// their base: "took" and "taken" are "take".
+var irregular = map[string]string{}
+
+func init() {
+	for _, pair := range strings.Fields(`took:take taken:take ran:run wrote:write written:write sent:send kept:keep
+		chose:choose chosen:choose threw:throw thrown:throw broke:break broken:break hidden:hide began:begin begun:begin
+		caught:catch held:hold fed:feed forgot:forget forgotten:forget froze:freeze frozen:freeze grew:grow grown:grow
+		knew:know known:know lost:lose meant:mean paid:pay rose:rise risen:rise saw:see seen:see sold:sell spent:spend
+		stood:stand stuck:stick taught:teach thought:think understood:understand wore:wear worn:wear won:win
+		drew:draw drawn:draw drove:drive driven:drive ate:eat eaten:eat fell:fall fallen:fall flew:fly flown:fly
+		forbade:forbid forbidden:forbid overrode:override overridden:override overwrote:overwrite overwritten:overwrite
+		rewrote:rewrite rewritten:rewrite split:split spun:spin struck:strike swore:swear tore:tear torn:tear woke:wake woken:wake`) {
+		from, to, _ := strings.Cut(pair, ":")
+		irregular[from] = to
+	}
 }
 
 // american spells a British word the American way, so both meet: colour
