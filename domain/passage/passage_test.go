@@ -798,3 +798,66 @@ func TestOpeningLine(t *testing.T) {
 		t.Errorf("opening line %d for a question its best section answers, want none", got)
 	}
 }
+
+// TestShownFollowedQuotesTheLabelledDefault: an option's section states
+// its default on a "Default:" line that shares no word with a question
+// asking for a value; the best section quotes it.
+func TestShownFollowedQuotesTheLabelledDefault(t *testing.T) {
+	doc := []string{
+		"## coverageReporters [array<string>]", // 1
+		"",                                     // 2
+		"Default: `[\"clover\", \"json\", \"lcov\", \"text\"]`", // 3
+		"", // 4
+		"A list of reporter names that Jest uses when writing coverage reports.", // 5
+		"", // 6
+		"Setting this option overwrites the default values of the coverage reporters.", // 7
+		"", // 8
+		"Any istanbul reporter can be used for coverage.", // 9
+	}
+	q := NewQuestion("Which coverage report formats does Jest write when I don't configure any reporters?")
+	if got := q.ShownFollowed(doc, 1, 9, 1, nil, map[int]bool{}); !slices.Contains(got, 3) {
+		t.Errorf("ShownFollowed = %v, want the Default: line 3 among them", got)
+	}
+	if got := q.Shown(doc, 1, 9, 1, nil, map[int]bool{}); slices.Contains(got, 3) {
+		t.Errorf("Shown = %v: a later section does not add its Default: line", got)
+	}
+	for line, want := range map[string]bool{"- **Default:** `true`": true, "Default value: 3": true, "| Default | `x` |": false, "defaults apply": false} {
+		if got := labelledDefaultLine([]string{line}, 1, 1, nil) == 1; got != want {
+			t.Errorf("labelledDefaultLine(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// TestShownFollowsAWrappedSentence: in hard-wrapped prose, a followed line
+// that stops mid-sentence is quoted to the end of its sentence, and a
+// sentence whose wrapped end announces a list ("note" / "that:") is
+// quoted with the list's first item.
+func TestShownFollowsAWrappedSentence(t *testing.T) {
+	doc := []string{
+		"## Internal logging", // 1
+		"",                    // 2
+		"By default, log messages are handled by the root handler. If you have",   // 3
+		"not installed a custom root handler for your application, logs of level", // 4
+		"`INFO` or higher are sent to the console by default.",                    // 5
+		"", // 6
+		"When you use the exporter in a browser-based application, you need to note", // 7
+		"that:", // 8
+		"",      // 9
+		"1. Using gRPC for exporting is not supported",          // 10
+		"2. Content Security Policies might block your exports", // 11
+	}
+	q := NewQuestion("Where do the internal log messages of the handler go by default?")
+	if got := q.ShownFollowed(doc, 1, 11, 1, nil, map[int]bool{}); !slices.Contains(got, 5) {
+		t.Errorf("ShownFollowed = %v, want line 5, the end of line 4's sentence", got)
+	}
+	b := NewQuestion("Can a browser application use the gRPC exporter?")
+	if got := b.Shown(doc, 7, 11, 1, nil, map[int]bool{}); !slices.Contains(got, 10) {
+		t.Errorf("Shown = %v, want line 10, announced by line 7's sentence ending in line 8", got)
+	}
+	if got := sentenceEnd(doc, 5, 11, nil); got != 0 {
+		t.Errorf("sentenceEnd(5) = %d, want 0: line 5 ends its sentence", got)
+	}
+	if got := sentenceEnd(doc, 10, 11, nil); got != 0 {
+		t.Errorf("sentenceEnd(10) = %d, want 0: line 11 is a list item of its own", got)
+	}
+}
