@@ -37,7 +37,10 @@ const followedLineRunes = 250
 // index's best lines), less those a section quoted above shows already
 // (shown, to which it adds its own), after a chosen line ending in a
 // colon the short line it announces, and after a chosen list item the next
-// one when it starts alike (parallelItems), in line order. A section and
+// one when it starts alike (parallelItems), a chosen case ("When `true`,
+// ...") with the case stated just before it (parallelCases: tune +1 each
+// way over SQLite, ranked +1 over PostgreSQL, held out the same, answers
+// 0.3 to 0.6 % larger), in line order. A section and
 // its subsection both found quote a line once. Ranked search_documents and
 // librarian_ask quote each section through it, so they quote the same
 // lines.
@@ -161,6 +164,19 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 			if k := l + 1; !shown[k] && !slices.Contains(best, k) && parallelItems(lines[l-1], lines[k-1]) {
 				best = append(best, k)
 			}
+		}
+	}
+	// A case stated as a paragraph ("When `true`, ...") is quoted with the
+	// case stated before it ("When `false` (default), ...").
+	for _, l := range chosen {
+		for k := l - 1; k >= max(from, 1) && k >= l-2; k-- {
+			if strings.TrimSpace(lines[k-1]) == "" {
+				continue
+			}
+			if !shown[k] && !slices.Contains(best, k) && block[k] == 0 && parallelCases(lines[k-1], lines[l-1]) {
+				best = append(best, k)
+			}
+			break
 		}
 	}
 	for _, l := range best {
@@ -568,4 +584,18 @@ func sentenceEnd(lines []string, l, to int, block map[int]int) int {
 		return 0
 	}
 	return k
+}
+
+// parallelCases reports whether a and b state two cases of one setting
+// alike: the same first word, then a code span ("When `true`, ...",
+// "When `false` (default), ...", a list item's too).
+func parallelCases(a, b string) bool {
+	fa, fb := strings.Fields(strings.TrimSpace(a)), strings.Fields(strings.TrimSpace(b))
+	if len(fa) > 0 && listMarker(strings.TrimSpace(a)) != "" {
+		fa = fa[1:]
+	}
+	if len(fb) > 0 && listMarker(strings.TrimSpace(b)) != "" {
+		fb = fb[1:]
+	}
+	return len(fa) > 2 && len(fb) > 2 && strings.EqualFold(fa[0], fb[0]) && strings.HasPrefix(fa[1], "`") && strings.HasPrefix(fb[1], "`") && fa[1] != fb[1]
 }
