@@ -801,7 +801,7 @@ func TestOpeningLine(t *testing.T) {
 
 // TestShownFollowedQuotesTheLabelledDefault: an option's section states
 // its default on a "Default:" line that shares no word with a question
-// asking for a value; the best section quotes it.
+// asking for a value; every section quotes it.
 func TestShownFollowedQuotesTheLabelledDefault(t *testing.T) {
 	doc := []string{
 		"## coverageReporters [array<string>]", // 1
@@ -818,8 +818,12 @@ func TestShownFollowedQuotesTheLabelledDefault(t *testing.T) {
 	if got := q.ShownFollowed(doc, 1, 9, 1, nil, map[int]bool{}); !slices.Contains(got, 3) {
 		t.Errorf("ShownFollowed = %v, want the Default: line 3 among them", got)
 	}
-	if got := q.Shown(doc, 1, 9, 1, nil, map[int]bool{}); slices.Contains(got, 3) {
-		t.Errorf("Shown = %v: a later section does not add its Default: line", got)
+	if got := q.Shown(doc, 1, 9, 1, nil, map[int]bool{}); !slices.Contains(got, 3) {
+		t.Errorf("Shown = %v, want the Default: line 3: a later section quotes it too", got)
+	}
+	how := NewQuestion("why does Jest write coverage reports?")
+	if got := how.Shown(doc, 1, 9, 1, nil, map[int]bool{}); slices.Contains(got, 3) {
+		t.Errorf("Shown = %v: a question asking no value is not given the Default: line", got)
 	}
 	for line, want := range map[string]bool{"- **Default:** `true`": true, "Default value: 3": true, "| Default | `x` |": false, "defaults apply": false} {
 		if got := labelledDefaultLine([]string{line}, 1, 1, nil) == 1; got != want {
