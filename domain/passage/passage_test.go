@@ -895,3 +895,29 @@ func TestShownQuotesTheCaseBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestShownQuotesTheValuesNestedUnderALabel: a "Default:" label with no
+// value of its own is quoted with the list nested under it, where its
+// value is.
+func TestShownQuotesTheValuesNestedUnderALabel(t *testing.T) {
+	doc := []string{
+		"# maxWorkers",                  // 1
+		"",                              // 2
+		"- **Type:** `number | string`", // 3
+		"- **Default:**",                // 4
+		"  - if `watch` is disabled, uses all available parallelism",        // 5
+		"  - if `watch` is enabled, uses half of all available parallelism", // 6
+		"", // 7
+		"Defines the maximum concurrency for test workers.", // 8
+	}
+	q := NewQuestion("How many workers does it use by default in watch mode?")
+	got := q.Shown(doc, 1, 8, 1, nil, map[int]bool{})
+	for _, want := range []int{4, 5, 6} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Shown = %v, want line %d among them", got, want)
+		}
+	}
+	if got := nestedValues(doc, 3, 8); got != nil {
+		t.Errorf("nestedValues(3) = %v, want none: the Type: label has its value", got)
+	}
+}
