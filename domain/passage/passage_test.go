@@ -921,3 +921,26 @@ func TestShownQuotesTheValuesNestedUnderALabel(t *testing.T) {
 		t.Errorf("nestedValues(3) = %v, want none: the Type: label has its value", got)
 	}
 }
+
+// TestShownFollowedQuotesTheSentenceStart: in hard-wrapped prose, a chosen
+// line of the best section that continues a sentence is quoted with the
+// line that starts it; another section's is not.
+func TestShownFollowedQuotesTheSentenceStart(t *testing.T) {
+	doc := []string{
+		"### Could not install package", // 1
+		"",                              // 2
+		"The NuGet packages don't support old-style `csproj` projects. Either deploy the", // 3
+		"automatic instrumentation to the machine instead of using NuGet packages, or",    // 4
+		"migrate your project to the SDK style `csproj`.",                                 // 5
+	}
+	q := NewQuestion("How do I deploy the automatic instrumentation to the machine?")
+	if got := q.ShownFollowed(doc, 1, 5, 1, nil, map[int]bool{}); !slices.Contains(got, 3) {
+		t.Errorf("ShownFollowed = %v, want line 3, where line 4's sentence starts", got)
+	}
+	if got := q.Shown(doc, 1, 5, 1, nil, map[int]bool{}); slices.Contains(got, 3) {
+		t.Errorf("Shown = %v: a section after the best does not add the sentence's start", got)
+	}
+	if got := sentenceStart(doc, 3, 1, nil); got != 0 {
+		t.Errorf("sentenceStart(3) = %d, want 0: line 3 starts in upper case", got)
+	}
+}
