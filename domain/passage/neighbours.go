@@ -1,0 +1,251 @@
+package passage
+
+// The lines an answer quotes for their place next to a chosen one: the
+// line that follows it, the prose introducing its code block or closing
+// its list, the other cases of a list or a paragraph of cases, a
+// setting's labelled default and the list under it, and in hard-wrapped
+// prose the lines that start and end its sentence. Shown decides when each
+// applies; these only find them.
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// followingLine is the line after line l that ShownFollowed quotes with
+// it (0 when none): the next one not blank nor a fence within two lines
+// and to, when it is not a heading, holds a word (not `});`) and is at
+// most followedLineRunes long. A
+// container's marker (`::: warning`, isMarkup) is passed, and the two
+// lines after it looked at instead: the warning is the line (tune +1 each
+// way over both indexes, held out the same); so is a second one (a tab
+// inside its tabs), up to five lines down.
+func followingLine(lines []string, l, to int) int {
+	if l < 1 {
+		return 0 // a fallback line outside the file (the index's, stale)
+	}
+	limit := l + 2
+	for k := l + 1; k <= min(to, len(lines), limit); k++ {
+		t := strings.TrimSpace(lines[k-1])
+		if isBlankOrFence(t) {
+			continue
+		}
+		if isMarkup(t) && limit < l+6 {
+			limit = k + 2
+			continue
+		}
+		if strings.HasPrefix(t, "#") || utf8.RuneCountInString(t) > followedLineRunes || !holdsWord(t) {
+			return 0
+		}
+		return k
+	}
+	return 0
+}
+
+// parallelItems reports whether b, the line after the list item a, is an
+// item of the same list that starts with the same parallelWords words: a
+// list of cases ("- The cookie name starts with `__Host-`, but `secure`
+// …", "- The cookie name starts with `__Host-`, but `path` …"), one of
+// which a section other than the best quotes; the next case is then quoted
+// too, where the best section quotes the line after each of its own.
+// Decided on the fact eval's tune sets: +2 each way (PostgreSQL +1), held
+// out the same, answers the same size (2 words: the same facts).
+func parallelItems(a, b string) bool {
+	ta, tb := strings.TrimSpace(a), strings.TrimSpace(b)
+	for _, m := range []string{"- ", "* ", "+ "} {
+		if strings.HasPrefix(ta, m) && strings.HasPrefix(tb, m) {
+			wa, wb := strings.Fields(ta[2:]), strings.Fields(tb[2:])
+			if len(wa) < parallelWords || len(wb) < parallelWords {
+				return false
+			}
+			return slices.Equal(wa[:parallelWords], wb[:parallelWords])
+		}
+	}
+	return false
+}
+
+// parallelWords is how many first words two list items share to be cases
+// of one rule (parallelItems).
+const parallelWords = 3
+
+// introducingLine is the prose line that introduces the code block line l
+// is in (0 when l is not in one, or none does): the last line before its
+// fence that is not blank nor markup, within from, when it ends with a
+// colon ("the directives will take precedence, even over `!important`
+// properties:") and is not a heading: what the example shows, said in
+// words.
+func introducingLine(lines []string, l, from int, block map[int]int) int {
+	b := block[l]
+	if b == 0 {
+		return 0
+	}
+	fence := l
+	for fence > from && block[fence-1] == b {
+		fence--
+	}
+	fence-- // the opening fence
+	for k := fence - 1; k >= max(from, 1) && k >= fence-3; k-- {
+		t := strings.TrimSpace(lines[k-1])
+		if t == "" || isMarkup(t) {
+			continue
+		}
+		if block[k] > 0 || strings.HasPrefix(t, "#") || !strings.HasSuffix(t, ":") || utf8.RuneCountInString(t) > followedLineRunes {
+			return 0
+		}
+		return k
+	}
+	return 0
+}
+
+// listClosingLine is the prose line that closes the list line l is an
+// item of (0 when l is no item, or none does): the first line past the
+// list's last item, past one blank line, when it is prose (no heading,
+// item, code or markup) of at most followedLineRunes ("All are
+// readonly." after a list of bindings): what holds for every item.
+func listClosingLine(lines []string, l, to int, block map[int]int) int {
+	if l < 1 || l > len(lines) || block[l] > 0 || listMarker(strings.TrimSpace(lines[l-1])) == "" {
+		return 0
+	}
+	last := l
+	for k := l + 1; k <= min(to, len(lines)); k++ {
+		t := strings.TrimSpace(lines[k-1])
+		if listMarker(t) != "" || (t != "" && (lines[k-1][0] == ' ' || lines[k-1][0] == '\t')) {
+			last = k
+			continue
+		}
+		break
+	}
+	for k := last + 1; k <= min(to, len(lines), last+2); k++ {
+		t := strings.TrimSpace(lines[k-1])
+		if t == "" {
+			continue
+		}
+		if block[k] > 0 || isBlankOrFence(t) || isMarkup(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") ||
+			listMarker(t) != "" || strings.HasSuffix(t, ":") || utf8.RuneCountInString(t) > followedLineRunes {
+			return 0
+		}
+		return k
+	}
+	return 0
+}
+
+// listMarker is a list item's marker ("-", "*", "+", or "1." for any
+// number), "" for a line that is not an item.
+func listMarker(t string) string {
+	for _, m := range []string{"- ", "* ", "+ "} {
+		if strings.HasPrefix(t, m) {
+			return m
+		}
+	}
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' ' {
+		return "1" + t[i:i+1]
+	}
+	return ""
+}
+
+// labelledDefaultLine is the first line of from..to outside code that
+// states a setting's default by a label ("- **Default:** `'node_modules/.vitest-cache'`",
+// "Default: `["clover", "json"]`"), 0 when none: an option's section
+// gives its default there, in words no question shares.
+func labelledDefaultLine(lines []string, from, to int, block map[int]int) int {
+	for k := max(from, 1); k <= min(to, len(lines)); k++ {
+		if block[k] > 0 {
+			continue
+		}
+		t := strings.ToLower(strings.TrimSpace(emphasis.Replace(lines[k-1])))
+		t = strings.TrimSpace(strings.TrimLeft(t, "-+>|"))
+		if strings.HasPrefix(t, "default:") || strings.HasPrefix(t, "default value:") {
+			return k
+		}
+	}
+	return 0
+}
+
+// sentenceEnd is the line after l when l, a line of a hard-wrapped
+// paragraph, stops mid-sentence (no closing punctuation) and the next line
+// carries the sentence on (prose, not a list item, heading or code), 0
+// otherwise: a followed line cut by the wrap ("logs of level") is quoted to
+// the end of its sentence ("`INFO` or higher are sent to the console").
+func sentenceEnd(lines []string, l, to int, block map[int]int) int {
+	k := l + 1
+	if l < 1 || k > min(to, len(lines)) || block[l] > 0 || block[k] > 0 {
+		return 0
+	}
+	t, next := strings.TrimSpace(lines[l-1]), strings.TrimSpace(lines[k-1])
+	if t == "" || strings.ContainsAny(t[len(t)-1:], ".!?:;|") || isBlankOrFence(next) || strings.HasPrefix(next, "#") ||
+		isMarkup(next) || listMarker(next) != "" || utf8.RuneCountInString(next) > followedLineRunes {
+		return 0
+	}
+	return k
+}
+
+// parallelCases reports whether a and b state two cases of one setting
+// alike: the same first word, then a code span ("When `true`, ...",
+// "When `false` (default), ...", a list item's too).
+func parallelCases(a, b string) bool {
+	fa, fb := strings.Fields(strings.TrimSpace(a)), strings.Fields(strings.TrimSpace(b))
+	if len(fa) > 0 && listMarker(strings.TrimSpace(a)) != "" {
+		fa = fa[1:]
+	}
+	if len(fb) > 0 && listMarker(strings.TrimSpace(b)) != "" {
+		fb = fb[1:]
+	}
+	return len(fa) > 2 && len(fb) > 2 && strings.EqualFold(fa[0], fb[0]) && strings.HasPrefix(fa[1], "`") && strings.HasPrefix(fb[1], "`") && fa[1] != fb[1]
+}
+
+// maxNestedValues bounds how many items of a list nested under a label
+// with no value of its own ("* Default:") are quoted with it.
+const maxNestedValues = 4
+
+// nestedValues returns the items of the list nested under line l when l
+// is a label with nothing after its colon ("- **Default:**", then "  - if
+// `watch` is disabled, uses all available parallelism", ...): the label's
+// value is there. None when l has a value.
+func nestedValues(lines []string, l, to int) []int {
+	t := strings.TrimRight(emphasis.Replace(lines[l-1]), " \t")
+	if !strings.HasSuffix(t, ":") {
+		return nil
+	}
+	indent := len(lines[l-1]) - len(strings.TrimLeft(lines[l-1], " \t"))
+	var out []int
+	for k := l + 1; k <= min(to, len(lines)) && len(out) < maxNestedValues; k++ {
+		line := lines[k-1]
+		in := len(line) - len(strings.TrimLeft(line, " \t"))
+		if in <= indent || listMarker(strings.TrimSpace(line)) == "" {
+			break
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// sentenceStart is the line before l when l continues its sentence (a
+// hard-wrapped paragraph: l starts in lower case and the line before,
+// prose of the same section, does not end one), 0 otherwise: the
+// sentence's subject, often the fact, is there ("The NuGet packages don't
+// support old-style `csproj` projects. Either deploy the" before "automatic
+// instrumentation to the machine ..."). In the best section only: the 88
+// fresh9 questions +1 each way, tune the same, held out +1 each way over
+// both indexes (in every section: the same facts, answers twice as much
+// larger).
+func sentenceStart(lines []string, l, from int, block map[int]int) int {
+	k := l - 1
+	if k < max(from, 1) || l > len(lines) || block[l] > 0 || block[k] > 0 {
+		return 0
+	}
+	t, prev := strings.TrimSpace(lines[l-1]), strings.TrimSpace(lines[k-1])
+	r, _ := utf8.DecodeRuneInString(t)
+	if !unicode.IsLower(r) || isBlankOrFence(prev) || strings.HasPrefix(prev, "#") || isMarkup(prev) {
+		return 0
+	}
+	if strings.ContainsAny(prev[len(prev)-1:], ".!?:;|") {
+		return 0
+	}
+	return k
+}
