@@ -178,7 +178,7 @@ func sentenceEnd(lines []string, l, to int, block map[int]int) int {
 		return 0
 	}
 	t, next := strings.TrimSpace(lines[l-1]), strings.TrimSpace(lines[k-1])
-	if t == "" || strings.ContainsAny(t[len(t)-1:], ".!?:;|") || isBlankOrFence(next) || strings.HasPrefix(next, "#") ||
+	if t == "" || endsSentence(t) || isBlankOrFence(next) || strings.HasPrefix(next, "#") ||
 		isMarkup(next) || listMarker(next) != "" || utf8.RuneCountInString(next) > followedLineRunes {
 		return 0
 	}
@@ -244,8 +244,14 @@ func sentenceStart(lines []string, l, from int, block map[int]int) int {
 	if !unicode.IsLower(r) || isBlankOrFence(prev) || strings.HasPrefix(prev, "#") || isMarkup(prev) {
 		return 0
 	}
-	if strings.ContainsAny(prev[len(prev)-1:], ".!?:;|") {
+	if endsSentence(prev) {
 		return 0
 	}
 	return k
+}
+
+// endsSentence reports whether a trimmed line that is not empty ends a
+// sentence, a clause or a table row, so the next line does not carry it on.
+func endsSentence(t string) bool {
+	return strings.ContainsAny(t[len(t)-1:], ".!?:;|")
 }

@@ -44,6 +44,17 @@ const followedLineRunes = 250
 // its subsection both found quote a line once. Ranked search_documents and
 // librarian_ask quote each section through it, so they quote the same
 // lines.
+//
+// In every section, a chosen line whose hard-wrapped sentence ends in a
+// colon announces the line after that end ("you need to note" / "that:"
+// / "1. Using gRPC for exporting is not supported"): fresh8 +1 each way;
+// and, when the question asks for a value, the section's labelled default
+// is quoted (labelledDefaultLine): in the best section, tune +1 each way;
+// in every section, tune 609 -> 610 and 618 -> 620 of 710 (PostgreSQL +2
+// each way), held out +1 each way over SQLite (PostgreSQL the same),
+// answers 0.2 to 0.3 % larger; a label with no value of its own with the
+// list nested under it (nestedValues): tune +1 each way, held out +1 each
+// way over both indexes.
 func (q Question) Shown(lines []string, from, to, n int, fallback []int, shown map[int]bool) []int {
 	return q.shown(lines, from, to, n, fallback, shown, false, false)
 }
@@ -70,20 +81,9 @@ func (q Question) ShownProse(lines []string, from, to, n int, fallback []int, sh
 // followed line that a hard wrap cuts mid-sentence with the line ending
 // its sentence (sentenceEnd). The sentence's end held one of the 88
 // fresh8 questions (written apart from the tune sets) more; with the
-// wrapped sentence's colon and the labelled default below, in the best
+// wrapped sentence's colon and the labelled default (Shown), in the best
 // section only at first, held out +3 each way over SQLite, +2 and +3 over
 // PostgreSQL, answers 0.4 % larger.
-//
-// In every section, a chosen line whose hard-wrapped sentence ends in a
-// colon announces the line after that end ("you need to note" / "that:"
-// / "1. Using gRPC for exporting is not supported"): fresh8 +1 each way;
-// and, when the question asks for a value, the section's labelled default
-// is quoted (labelledDefaultLine): in the best section, tune +1 each way;
-// in every section, tune 609 -> 610 and 618 -> 620 of 710 (PostgreSQL +2
-// each way), held out +1 each way over SQLite (PostgreSQL the same),
-// answers 0.2 to 0.3 % larger; a label with no value of its own with the
-// list nested under it (nestedValues): tune +1 each way, held out +1 each
-// way over both indexes.
 func (q Question) ShownFollowed(lines []string, from, to, n int, fallback []int, shown map[int]bool) []int {
 	return q.shown(lines, from, to, n, fallback, shown, true, false)
 }
@@ -183,9 +183,11 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 	}
 	// In the best section, a chosen line that continues a hard-wrapped
 	// sentence is quoted with the line that starts it (sentenceStart).
-	for _, l := range chosen {
-		if k := sentenceStart(lines, l, from, block); followed && k > 0 && !shown[k] && !slices.Contains(best, k) {
-			best = append(best, k)
+	if followed {
+		for _, l := range chosen {
+			if k := sentenceStart(lines, l, from, block); k > 0 && !shown[k] && !slices.Contains(best, k) {
+				best = append(best, k)
+			}
 		}
 	}
 	// A case stated as a paragraph ("When `true`, ...") is quoted with the
