@@ -863,6 +863,20 @@ func TestShownFollowsAWrappedSentence(t *testing.T) {
 	}
 	if got := sentenceEnd(doc, 10, 11, nil); got != 0 {
 		t.Errorf("sentenceEnd(10) = %d, want 0: line 11 is a list item of its own", got)
+	} // A followed line's sentence is quoted to its end, over several lines.
+	long := []string{
+		"This is a list of reported Common Vulnerabilities and Exposures (CVEs) across", // 1
+		"all repositories in the", // 2
+		"[OpenTelemetry organization on GitHub](https://github.com/open-telemetry/). The", // 3
+		"raw data is stored in the", // 4
+		"[sig-security](https://github.com/open-telemetry/sig-security) repository, and", // 5
+		"it is refreshed daily.",   // 6
+		"",                         // 7
+		"Other text follows here.", // 8
+	}
+	c := NewQuestion("Which CVEs across repositories are listed?")
+	if got := c.ShownFollowed(long, 1, 8, 1, nil, map[int]bool{}); !slices.Contains(got, 6) || slices.Contains(got, 8) {
+		t.Errorf("ShownFollowed = %v, want line 6, the end of the sentence line 2 carries on, and not line 8", got)
 	}
 }
 
@@ -942,5 +956,18 @@ func TestShownFollowedQuotesTheSentenceStart(t *testing.T) {
 	}
 	if got := sentenceStart(doc, 3, 1, nil); got != 0 {
 		t.Errorf("sentenceStart(3) = %d, want 0: line 3 starts in upper case", got)
+	}
+	// A continuation may open with a bracket or a code span before its
+	// first lower-case word.
+	paren := []string{
+		"Note how the Operator removes any existing service discovery configurations", // 1
+		"(e.g., `static_configs`, `file_sd_configs`, etc.) from the `scrape_configs`", // 2
+		"`INFO` or higher are sent to the console.",                                   // 3
+	}
+	if got := sentenceStart(paren, 2, 1, nil); got != 1 {
+		t.Errorf("sentenceStart(2) = %d, want 1: line 2 opens with a bracket and carries line 1's sentence on", got)
+	}
+	if got := sentenceStart(paren, 3, 1, nil); got != 0 {
+		t.Errorf("sentenceStart(3) = %d, want 0: after its code span, line 3 starts in upper case", got)
 	}
 }

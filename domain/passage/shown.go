@@ -78,8 +78,9 @@ func (q Question) ShownProse(lines []string, from, to, n int, fallback []int, sh
 // that closes its list (listClosingLine: tune +1 each way over both
 // indexes, held out the same); the last chosen place goes to the line
 // holding a word of the question no other line holds (withRareLine); a
-// followed line that a hard wrap cuts mid-sentence with the line ending
-// its sentence (sentenceEnd). The sentence's end held one of the 88
+// followed line that a hard wrap cuts mid-sentence with the lines up to
+// its sentence's end (sentenceEnd, up to five: the 88 fresh10 questions
+// +1 each way, tune and held out the same). The sentence's end held one of the 88
 // fresh8 questions (written apart from the tune sets) more; with the
 // wrapped sentence's colon and the labelled default (Shown), in the best
 // section only at first, held out +3 each way over SQLite, +2 and +3 over
@@ -165,8 +166,10 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		for _, l := range chosen {
 			if k := followingLine(lines, l, to); k > 0 && !shown[k] && !slices.Contains(best, k) {
 				best = append(best, k)
-				if c := sentenceEnd(lines, k, to, block); c > 0 && !shown[c] && !slices.Contains(best, c) {
-					best = append(best, c)
+				for c, n := sentenceEnd(lines, k, to, block), 0; c > 0 && n < 5; c, n = sentenceEnd(lines, c, to, block), n+1 {
+					if !shown[c] && !slices.Contains(best, c) {
+						best = append(best, c)
+					}
 				}
 			}
 		}
