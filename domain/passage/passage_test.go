@@ -89,6 +89,16 @@ func TestRelatedWords(t *testing.T) {
 	if got := NewQuestion("what does the rule allow without options?").Related(); !slices.Contains(got, Stem("default")) {
 		t.Errorf("related %v lacks default, what a rule does without options", got)
 	}
+	// A question asking what it must do is answered by the doc's rule
+	// ("You must specify `min` and `max` attributes"), in words it shares
+	// with no line but "must".
+	rules := []string{"#### Rules", "- {MODIFIER} is optional and can have one of each color class names", "- You must specify `min` and `max` attributes"}
+	if got := NewQuestion("What must I set on the input element of the range slider?").Lines(rules, 1, 3, 1); len(got) == 0 || got[0].Line != 3 {
+		t.Errorf("lines %v, want line 3, the rule stating what must be set", got)
+	}
+	if got := NewQuestion("Do I have to pass a name?").Related(); !slices.Contains(got, Stem("required")) {
+		t.Errorf("related %v lacks required, the docs' word for what one has to do", got)
+	}
 	if !NewQuestion("what is the way to do it?").Empty() {
 		t.Error("a question of stopwords is not empty")
 	}

@@ -200,6 +200,11 @@ var relatedWords = []struct {
 	{" remove ", []string{"delete"}},
 	{" delete ", []string{"remove"}},
 	{" port ", []string{"listen", "localhost"}},
+	// What one must do is a rule the docs state with "must" or "required"
+	// (tune +1 each way over both indexes, held out the same).
+	{" must i ", []string{"must", "required"}},
+	{" do i have to ", []string{"must", "required"}},
+	{" do i need to ", []string{"must", "required"}},
 }
 
 // relatedTo returns the docs' words for the phrases a question holds.
