@@ -112,10 +112,12 @@ func asksForCaveat(q string) bool {
 }
 
 // statesCaveat reports whether a line states a caveat or a reason: "however",
-// "note that", "beware", "slower", "because", "this means"...
+// "note that", "beware", "slower", "because", "this means"..., or advises
+// against something ("not recommended", "avoid", "expensive": the 88
+// fresh11 questions +1 each way, tune and held out the same).
 func statesCaveat(s string) bool {
 	low := " " + strings.ToLower(s) + " "
-	return containsAny(low, []string{" however", " note that", " beware", " be aware", " caution", " warning", " keep in mind", " careful", " downside", " drawback", " slower", " limitation", " because ", " precaution", " this means ", " otherwise"})
+	return containsAny(low, []string{" however", " note that", " beware", " be aware", " caution", " warning", " keep in mind", " careful", " downside", " drawback", " slower", " limitation", " because ", " precaution", " this means ", " otherwise", " not recommended", " discouraged", " avoid", " expensive", " costly", " overhead", " performance heavy"})
 }
 
 // kindWeight is how much more text weighs for stating what the question

@@ -981,3 +981,23 @@ func TestShownFollowedQuotesTheSentenceStart(t *testing.T) {
 		t.Errorf("sentenceStart(3) = %d, want 0: after its code span, line 3 starts in upper case", got)
 	}
 }
+
+// TestCaveatLinesAnswerADownside: a question asking for a downside is
+// answered by the line that advises against the choice ("not recommended
+// as it's performance heavy"), before one that only shares its words.
+func TestCaveatLinesAnswerADownside(t *testing.T) {
+	section := []string{
+		"## trace", // 1
+		"Capture a trace of your browser test runs with the trace viewer.",                    // 2
+		"- `'on'` - capture trace for all tests. (not recommended as it's performance heavy)", // 3
+	}
+	q := NewQuestion("Should I record a browser trace for every test, or is there a downside?")
+	if got := q.Lines(section, 1, 3, 1); len(got) == 0 || got[0].Line != 3 {
+		t.Errorf("lines %v, want line 3, the one advising against it", got)
+	}
+	for line, want := range map[string]bool{"This is discouraged in CI.": true, "Avoid it in large repos.": true, "It captures a trace.": false} {
+		if got := statesCaveat(line); got != want {
+			t.Errorf("statesCaveat(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
