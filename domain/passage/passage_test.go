@@ -1001,3 +1001,31 @@ func TestCaveatLinesAnswerADownside(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyedRowsAnswerAValue: a table row keyed by the word whose value is
+// asked ("| version: | ... | `1.0.0` |") is chosen before prose that
+// shares more of the question's other words.
+func TestKeyedRowsAnswerAValue(t *testing.T) {
+	section := []string{
+		"The `dist` section of the manifest holds the options of your build.",  // 1
+		"| field | description | default |",                                    // 2
+		"| --- | --- | --- |",                                                  // 3
+		"| name: | The binary name for your distribution | `otelcol-custom` |", // 4
+		"| version: | The version for your custom build | `1.0.0` |",           // 5
+	}
+	q := NewQuestion("What version does my custom Collector get when the dist section of the builder manifest does not set one?")
+	if got := q.Lines(section, 1, 5, 1); len(got) == 0 || got[0].Line != 5 {
+		t.Errorf("lines %v, want line 5 first, the row keyed by version", got)
+	}
+	for line, want := range map[string]bool{
+		"| version: | The version | `1.0.0` |":       true,
+		"- **Version**: 1.0.0":                       true,
+		"- `version` — the build's version":          true,
+		"| description | the version of the build |": false,
+		"The version is 1.0.0.":                      false,
+	} {
+		if got := q.keyedByTerm(line); got != want {
+			t.Errorf("keyedByTerm(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
