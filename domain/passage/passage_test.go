@@ -96,6 +96,12 @@ func TestRelatedWords(t *testing.T) {
 	if got := NewQuestion("What must I set on the input element of the range slider?").Lines(rules, 1, 3, 1); len(got) == 0 || got[0].Line != 3 {
 		t.Errorf("lines %v, want line 3, the rule stating what must be set", got)
 	}
+	if got := NewQuestion("What does the app return when rolls is zero?").Related(); !slices.Contains(got, "0") {
+		t.Errorf("related %v lacks 0, the docs' digit for zero", got)
+	}
+	if got := NewQuestion("Why do two rules undo each other?").Related(); slices.Contains(got, "2") {
+		t.Errorf("related %v holds 2: two is a count of the question's own things", got)
+	}
 	if got := NewQuestion("Do I have to pass a name?").Related(); !slices.Contains(got, Stem("required")) {
 		t.Errorf("related %v lacks required, the docs' word for what one has to do", got)
 	}

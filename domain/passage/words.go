@@ -200,6 +200,10 @@ var relatedWords = []struct {
 	{" remove ", []string{"delete"}},
 	{" delete ", []string{"remove"}},
 	{" port ", []string{"listen", "localhost"}},
+	// Zero written as a word meets the docs' 0 ("rolls is zero": "a `0`"):
+	// other numbers in words are more often a count of the question's
+	// own things ("two of my rules": tune ranked −1).
+	{" zero ", []string{"0"}},
 	// What one must do is a rule the docs state with "must" or "required"
 	// (tune +1 each way over both indexes, held out the same).
 	{" must i ", []string{"must", "required"}},
