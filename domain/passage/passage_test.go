@@ -891,8 +891,14 @@ func TestShownFollowsAWrappedSentence(t *testing.T) {
 		"Other text follows here.", // 8
 	}
 	c := NewQuestion("Which CVEs across repositories are listed?")
-	if got := c.ShownFollowed(long, 1, 8, 1, nil, map[int]bool{}); !slices.Contains(got, 6) || slices.Contains(got, 8) {
+	if got := c.ShownFollowed(long, 1, 8, 2, nil, map[int]bool{}); !slices.Contains(got, 6) || slices.Contains(got, 8) {
 		t.Errorf("ShownFollowed = %v, want line 6, the end of the sentence line 2 carries on, and not line 8", got)
+	}
+	// A paragraph wrapped with no full stop is not quoted whole: at most
+	// maxFollowedShare lines a place.
+	para := strings.Split("alpha bravo\ndelta echo\nfoxtrot golf\nhotel india\njuliet kilo\nlima mike\nnovember oscar", "\n")
+	if got := NewQuestion("alpha").ShownFollowed(para, 1, 7, 1, nil, map[int]bool{}); len(got) > maxFollowedShare {
+		t.Errorf("ShownFollowed = %v: more than %d lines for one place", got, maxFollowedShare)
 	}
 }
 

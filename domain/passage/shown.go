@@ -89,6 +89,12 @@ func (q Question) ShownFollowed(lines []string, from, to, n int, fallback []int,
 	return q.shown(lines, from, to, n, fallback, shown, true, false)
 }
 
+// maxFollowedShare bounds how many lines the best section quotes for
+// each of its n places as a wrapped sentence is followed to its end
+// (sentenceEnd): a paragraph hard-wrapped with no full stop is not
+// quoted whole.
+const maxFollowedShare = 3
+
 func (q Question) shown(lines []string, from, to, n int, fallback []int, shown map[int]bool, followed, prose bool) []int {
 	block := codeBlocks(lines, from, to)
 	best := q.chosen(lines, from, to, n, shown, block, prose)
@@ -166,7 +172,9 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		for _, l := range chosen {
 			if k := followingLine(lines, l, to); k > 0 && !shown[k] && !slices.Contains(best, k) {
 				best = append(best, k)
-				for c, n := sentenceEnd(lines, k, to, block), 0; c > 0 && n < 5; c, n = sentenceEnd(lines, c, to, block), n+1 {
+				// Up to five lines to the sentence's end, while the section
+				// quotes at most maxFollowedShare lines a place.
+				for c, m := sentenceEnd(lines, k, to, block), 0; c > 0 && m < 5 && len(best) < maxFollowedShare*max(n, 1); c, m = sentenceEnd(lines, c, to, block), m+1 {
 					if !shown[c] && !slices.Contains(best, c) {
 						best = append(best, c)
 					}
