@@ -222,7 +222,8 @@ func (q Question) keyedByTerm(line string) bool {
 		}
 		key = cells[1]
 	case listMarker(t) != "":
-		rest := strings.TrimSpace(t[len(listMarker(t)):])
+		// Every marker ends at the line's first space ("-", "*", "12.").
+		rest := strings.TrimSpace(t[strings.IndexByte(t, ' ')+1:])
 		i := strings.IndexAny(rest, ":—")
 		if i <= 0 {
 			return false
@@ -236,7 +237,7 @@ func (q Question) keyedByTerm(line string) bool {
 		return false
 	}
 	for _, w := range words {
-		if !slices.Contains(q.terms, Stem(w)) || q.related[Stem(w)] {
+		if s := Stem(w); !slices.Contains(q.terms, s) || q.related[s] {
 			return false
 		}
 	}

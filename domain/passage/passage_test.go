@@ -1033,6 +1033,7 @@ func TestKeyedRowsAnswerAValue(t *testing.T) {
 		"| version: | The version | `1.0.0` |":       true,
 		"- **Version**: 1.0.0":                       true,
 		"- `version` — the build's version":          true,
+		"123. version: 1.0.0":                        true,
 		"| description | the version of the build |": false,
 		"The version is 1.0.0.":                      false,
 	} {

@@ -95,6 +95,10 @@ func (q Question) ShownFollowed(lines []string, from, to, n int, fallback []int,
 // quoted whole.
 const maxFollowedShare = 3
 
+// maxSentenceEndLines is how many lines past a followed line its wrapped
+// sentence is looked for to its end (sentenceEnd).
+const maxSentenceEndLines = 5
+
 func (q Question) shown(lines []string, from, to, n int, fallback []int, shown map[int]bool, followed, prose bool) []int {
 	block := codeBlocks(lines, from, to)
 	best := q.chosen(lines, from, to, n, shown, block, prose)
@@ -172,9 +176,9 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		for _, l := range chosen {
 			if k := followingLine(lines, l, to); k > 0 && !shown[k] && !slices.Contains(best, k) {
 				best = append(best, k)
-				// Up to five lines to the sentence's end, while the section
-				// quotes at most maxFollowedShare lines a place.
-				for c, m := sentenceEnd(lines, k, to, block), 0; c > 0 && m < 5 && len(best) < maxFollowedShare*max(n, 1); c, m = sentenceEnd(lines, c, to, block), m+1 {
+				// Up to maxSentenceEndLines lines to the sentence's end, while
+				// the section quotes at most maxFollowedShare lines a place.
+				for c, m := sentenceEnd(lines, k, to, block), 0; c > 0 && m < maxSentenceEndLines && len(best) < maxFollowedShare*max(n, 1); c, m = sentenceEnd(lines, c, to, block), m+1 {
 					if !shown[c] && !slices.Contains(best, c) {
 						best = append(best, c)
 					}
