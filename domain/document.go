@@ -217,3 +217,16 @@ func DocTokens(d Document, size int) int {
 	}
 	return EstimateTokens(int64(size))
 }
+
+// PathWords returns the words of a doc's path, its folders' names and its
+// file name without the extension ("demo/kubernetes-deployment.md": "demo
+// kubernetes deployment"), which a section index searches with the doc's
+// title: a question names the part of the library it is about ("the
+// OpenTelemetry demo", "Hono's proxy helper") in words its folders hold and
+// its sections' own lines may not.
+func (d Document) PathWords() string {
+	p := strings.TrimSuffix(d.Path, ".md")
+	return strings.Join(strings.FieldsFunc(p, func(r rune) bool {
+		return r == '/' || r == '-' || r == '_' || r == '.' || r == ' '
+	}), " ")
+}

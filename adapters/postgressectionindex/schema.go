@@ -131,6 +131,14 @@ DELETE FROM docs;
 INSERT INTO meta (key, value) VALUES ('generation', '1')
 	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
 `,
+	// 6: a section is searched with its doc's path words beside the
+	// title (domain.Document.PathWords), which the vectors of version 5
+	// lack: every doc goes, and the next ingest stores the library again.
+	`
+DELETE FROM docs;
+INSERT INTO meta (key, value) VALUES ('generation', '1')
+	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
+`,
 }
 
 // tables are the section index's tables, which every role that serves it

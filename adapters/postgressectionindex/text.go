@@ -175,6 +175,9 @@ func sectionTexts(e entryView) []sectionText {
 		if e.title != "" {
 			heading = append(heading, e.title)
 		}
+		if e.pathWords != "" {
+			heading = append(heading, e.pathWords)
+		}
 		var path []string
 		// Parents come before their children; the bound keeps a
 		// malformed parent index from looping.
@@ -223,6 +226,7 @@ func sectionTexts(e entryView) []sectionText {
 // entryView is the part of an entry sectionTexts reads.
 type entryView struct {
 	title     string
+	pathWords string // domain.Document.PathWords, searched with the title
 	content   []byte
 	structure domain.Structure
 	names     []domain.Name

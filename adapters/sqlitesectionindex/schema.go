@@ -20,8 +20,9 @@ const applicationID = 0x4C494252
 // 2), so the sections stored by version 6 have ids the parse no longer
 // gives, and the index is rebuilt. 8: a doc's first section is searched
 // with its frontmatter's facts (passage.FrontmatterFacts), which the
-// ranked rows of version 7 lack.
-const schemaVersion = 8
+// ranked rows of version 7 lack. 9: a section is searched with its doc's
+// path words (domain.Document.PathWords) beside the title.
+const schemaVersion = 9
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.

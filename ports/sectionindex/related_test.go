@@ -22,7 +22,7 @@ func TestRankedWithRelated(t *testing.T) {
 	ctx := context.Background()
 	if err := ix.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{
 		sectionindextest.MarkdownEntry("server/start.md", "Server start", nil, "# Server start\n\nThe server reads its config at start.\n"),
-		sectionindextest.MarkdownEntry("server/limits.md", "Limits", nil, "# Limits\n\nThe default body limit is 100kb.\n"),
+		sectionindextest.MarkdownEntry("http/limits.md", "Limits", nil, "# Limits\n\nThe default body limit is 100kb.\n"),
 	}}); err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestRankedWithRelated(t *testing.T) {
 		t.Fatalf("no related words: %v %v, want server/start.md alone", paths(alone), err)
 	}
 	both, err := sectionindex.RankedWithRelated(ctx, ix, q, []string{"default"})
-	if err != nil || !slices.Equal(paths(both), []string{"server/limits.md", "server/start.md"}) {
+	if err != nil || !slices.Equal(paths(both), []string{"http/limits.md", "server/start.md"}) {
 		t.Errorf("with default: %v %v, want both docs, each once", paths(both), err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)

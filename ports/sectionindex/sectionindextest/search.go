@@ -428,6 +428,22 @@ func testRankedFrontmatterFacts(t *testing.T, ix sectionindex.Index) {
 	}
 }
 
+// testRankedPathWords: a section is found by the words of its doc's path
+// (its folders' names and its file name, domain.Document.PathWords) as by
+// its title: a question names the part of the library it is about ("the
+// demo") in words the section's own lines do not hold.
+func testRankedPathWords(t *testing.T, ix sectionindex.Index) {
+	es := append(fillers(),
+		MarkdownEntry("demo/kubernetes-deployment.md", "Kubernetes deployment", nil,
+			"# Kubernetes deployment\n\nDeploy the chart to an existing cluster.\n\n## Prerequisites\n\n- Helm 3.14+\n"),
+		MarkdownEntry("platforms/charts.md", "Charts", nil, "# Charts\n\nInstall a chart with helm; helm upgrades it, helm rollback undoes it.\n"),
+	)
+	apply(t, ix, sectionindex.Update{Put: es})
+	if got := top(ranked(t, ix, domain.RankedQuery{Text: "which helm for the demo"})); got != "demo/kubernetes-deployment.md#kubernetes-deployment/prerequisites" {
+		t.Errorf("which helm for the demo: top is %s, want the demo doc's prerequisites (its folder is demo)", got)
+	}
+}
+
 func testRankedPaths(t *testing.T, ix sectionindex.Index) {
 	var es []sectionindex.Entry
 	for i := 0; i < 6; i++ {
