@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -152,7 +151,7 @@ func partRows(part []sectionindex.Entry) (putRows, error) {
 		r.docs = append(r.docs, []any{d.Path, clean(d.ID), clean(d.Title), clean(d.Summary), int32(d.Tokens), d.HasTokens, cleanAll(d.Tags),
 			d.Stamp.Size, nanos(d.Stamp.ModTime), int64(d.Stamp.Inode), nanos(d.Stamp.Changed),
 			content, json.RawMessage(structure), fold(content)})
-		texts := sectionTexts(entryView{title: d.Title, pathWords: d.PathWords(), tags: strings.Join(d.Tags, " "), content: content, structure: e.Structure, names: e.Names})
+		texts := sectionTexts(entryView{title: d.Title, pathWords: d.PathWords(), content: content, structure: e.Structure, names: e.Names})
 		s := &r.sections
 		for i, sec := range e.Structure.Sections {
 			t := texts[i]

@@ -139,12 +139,6 @@ DELETE FROM docs;
 INSERT INTO meta (key, value) VALUES ('generation', '1')
 	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
 `,
-	// 7: and with its doc's tags, which the vectors of version 6 lack.
-	`
-DELETE FROM docs;
-INSERT INTO meta (key, value) VALUES ('generation', '1')
-	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
-`,
 }
 
 // tables are the section index's tables, which every role that serves it

@@ -21,9 +21,8 @@ const applicationID = 0x4C494252
 // gives, and the index is rebuilt. 8: a doc's first section is searched
 // with its frontmatter's facts (passage.FrontmatterFacts), which the
 // ranked rows of version 7 lack. 9: a section is searched with its doc's
-// path words (domain.Document.PathWords) beside the title; 10: and with
-// its doc's tags.
-const schemaVersion = 10
+// path words (domain.Document.PathWords) beside the title.
+const schemaVersion = 9
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.

@@ -54,7 +54,7 @@ func sectionTexts(e sectionindex.Entry) []sectionText {
 		// a signature: passage.FrontmatterFacts), which answers quote as
 		// its lines; searched with the title, as a doc's own summary of
 		// itself, not in the body, whose line i is the file's start+i.
-		title := e.Doc.Title + "\n" + e.Doc.PathWords() + "\n" + strings.Join(e.Doc.Tags, " ")
+		title := e.Doc.Title + "\n" + e.Doc.PathWords()
 		for _, l := range passage.FrontmatterFacts(lines, e.Structure.FrontmatterEnd, s.Start) {
 			title += "\n" + strings.TrimSpace(lines[l-1])
 		}

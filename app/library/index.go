@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
-	"maps"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -37,12 +34,6 @@ type indexState struct {
 
 	mu     sync.Mutex
 	stamps map[string]domain.Stamp // what the index holds, by path; nil until loaded
-	// searchedBy is, by path, what the index searches a stored doc by
-	// beyond its file (searchedFingerprint: its title and tags, which a
-	// convention may take from elsewhere: an index.json, a folder's
-	// index.md), loaded with stamps: a doc whose file is unchanged is
-	// stored again when they change.
-	searchedBy map[string]uint64
 	// stampsGen counts changes of stamps; notHeld memoizes, for catalog
 	// notHeldOf at generation notHeldGen, the paths of its stamped docs
 	// the index does not hold in their current version (see holds).
@@ -121,9 +112,6 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	if err != nil {
 		return RefreshStats{}, err
 	}
-	s.mu.Lock()
-	searchedBy := maps.Clone(s.searchedBy)
-	s.mu.Unlock()
 	cat, err := l.Catalog(ctx)
 	if err != nil {
 		return RefreshStats{}, err
@@ -148,7 +136,7 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 			}
 			d.Stamp = stamp
 		}
-		if old, ok := stamps[d.Path]; ok && old.Equal(stamp) && searchedBy[d.Path] == searchedFingerprint(d) {
+		if old, ok := stamps[d.Path]; ok && old.Equal(stamp) {
 			continue
 		}
 		if r, ok := wasRefused[d.Path]; ok && r.Equal(stamp) {
@@ -211,7 +199,6 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 			metaDone = true
 		}
 		put := map[string]domain.Stamp{}
-		putBy := map[string]uint64{}
 		for j, d := range batch {
 			p := parsed[j]
 			if errors.Is(errs[j], domain.ErrTooLarge) {
@@ -227,7 +214,6 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 				u.Put = append(u.Put, sectionindex.Entry{Doc: d, Content: p.Content, Structure: p.Structure,
 					Names: extract.Names(p.Content, p.Structure), Links: links.Resolve(d.Path, extract.Links(p.Content, p.Structure, d.Path))})
 				put[d.Path] = d.Stamp
-				putBy[d.Path] = searchedFingerprint(d)
 				continue
 			}
 			d.Stamp = p.Stamp
@@ -235,7 +221,6 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 				Names: extract.Names(p.Content, p.Structure),
 				Links: links.Resolve(d.Path, extract.Links(p.Content, p.Structure, d.Path))})
 			put[d.Path] = p.Stamp
-			putBy[d.Path] = searchedFingerprint(d)
 		}
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -247,11 +232,9 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 		s.mu.Lock()
 		for _, p := range u.Remove {
 			delete(s.stamps, p)
-			delete(s.searchedBy, p)
 		}
 		for p, stamp := range put {
 			s.stamps[p] = stamp
-			s.searchedBy[p] = putBy[p]
 		}
 		s.stampsGen++
 		s.mu.Unlock()
@@ -307,19 +290,8 @@ func (s *indexState) ensureStamps(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the section index: %w", err)
 	}
-	by := make(map[string]uint64, len(m))
-	if len(m) > 0 {
-		stored, err := s.ix.Catalog(ctx)
-		if err != nil {
-			return fmt.Errorf("reading the section index: %w", err)
-		}
-		for _, d := range stored.Docs {
-			by[d.Path] = searchedFingerprint(d)
-		}
-	}
 	s.mu.Lock()
 	s.stamps = m
-	s.searchedBy = by
 	s.stampsGen++
 	s.mu.Unlock()
 	return nil
@@ -491,20 +463,4 @@ func (l *Library) IndexHolds(path string, p *Doc) bool {
 	}
 	l.idx.noticeStale()
 	return false
-}
-
-// searchedFingerprint sums up what a section index searches a doc by
-// beyond its file's text: its title and its tags (a hash: one number a
-// doc, however large the library).
-// Text is summed as a store that cannot hold invalid UTF-8 or NUL keeps
-// it (each as U+FFFD), so that what it reads back sums the same.
-func searchedFingerprint(d domain.Document) uint64 {
-	h := fnv.New64a()
-	clean := strings.NewReplacer("\x00", "\uFFFD")
-	h.Write([]byte(clean.Replace(strings.ToValidUTF8(d.Title, "\uFFFD"))))
-	for _, t := range d.Tags {
-		h.Write([]byte{0})
-		h.Write([]byte(clean.Replace(strings.ToValidUTF8(t, "\uFFFD"))))
-	}
-	return h.Sum64()
 }

@@ -71,7 +71,6 @@ func Run(t *testing.T, o Opener) {
 	t.Run("RankedSectionFieldsAndLines", func(t *testing.T) { testRankedFields(t, fresh(t)) })
 	t.Run("RankedFrontmatterFacts", func(t *testing.T) { testRankedFrontmatterFacts(t, fresh(t)) })
 	t.Run("RankedPathWords", func(t *testing.T) { testRankedPathWords(t, fresh(t)) })
-	t.Run("RankedTags", func(t *testing.T) { testRankedTags(t, fresh(t)) })
 	t.Run("RankedPathsFilter", func(t *testing.T) { testRankedPaths(t, fresh(t)) })
 	t.Run("RankedLimit", func(t *testing.T) { testRankedLimit(t, fresh(t)) })
 	t.Run("RankedOddQueries", func(t *testing.T) { testRankedOdd(t, fresh(t)) })
