@@ -118,6 +118,15 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 	sources := factSources(t)
 	whyMissed := map[string]map[string][]string{} // split/way -> kind -> ids
 	show := strings.Split(os.Getenv("FACT_SHOW"), ",")
+	// The earlier run to compare with is read before the questions are
+	// asked: a file that cannot be read stops the test at once.
+	var base map[string]factAnswer
+	if name := os.Getenv("FACT_BASE"); name != "" {
+		var err error
+		if base, err = readFactDump(name); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var dump *os.File
 	if name := os.Getenv("FACT_DUMP"); name != "" {
 		f, err := os.Create(name)
@@ -191,11 +200,7 @@ func factEval(t *testing.T, indexFor func(corpus string) string, floor map[strin
 			}
 		}
 	}
-	if name := os.Getenv("FACT_BASE"); name != "" {
-		base, err := readFactDump(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	if base != nil {
 		summary.WriteString(compareFacts(base, answers, splits))
 	}
 	t.Logf("\n%s", summary.String())
