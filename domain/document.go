@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"time"
 )
@@ -229,4 +230,20 @@ func (d Document) PathWords() string {
 	return strings.Join(strings.FieldsFunc(p, func(r rune) bool {
 		return r == '/' || r == '-' || r == '_' || r == '.' || r == ' '
 	}), " ")
+}
+
+// DescriptionHash is a hash of what a section index searches a doc by
+// beyond its file's bytes and its path: its title and its tags, which a
+// convention may take from elsewhere than the file (an index.json, a
+// folder's index.md). An index stores it with the doc's stamp, so that a
+// refresh stores the doc again when they change while its file does not:
+// one number a doc, however large the library.
+func (d Document) DescriptionHash() uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(d.Title))
+	for _, t := range d.Tags {
+		h.Write([]byte{0})
+		h.Write([]byte(t))
+	}
+	return h.Sum64()
 }

@@ -130,11 +130,18 @@ func TestAskBundled(t *testing.T) {
 		"[1] auth (backend/auth.md) § refresh-tokens/rotation · L18–", // the id spells the heading
 		"L20: Every refresh returns a NEW refresh token",
 		"[2] auth (backend/auth.md) § refresh-tokens · L14–43",
-		`[3] auth (backend/auth.md) § _intro "Authentication" · L1–4`, // _intro does not spell it
+		"L3 (§ _intro): Gateway token validation", // the doc's opening, no passage of its own
 	} {
 		if !strings.Contains(a.Text, want) {
 			t.Errorf("answer lacks %q:\n%s", want, a.Text)
 		}
+	}
+	intro, err := eng.Ask(ctx, knowledge.AskQuery{Query: "gateway token validation and the login flow", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `auth (backend/auth.md) § _intro "Authentication" · L1–4`; !strings.Contains(intro.Text, want) { // _intro does not spell it
+		t.Errorf("answer lacks %q:\n%s", want, intro.Text)
 	}
 	// Each passage's header names its doc and section: a get_documents
 	// call repeating them all (an eighth of an answer's bytes) is not added.

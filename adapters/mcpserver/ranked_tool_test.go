@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -67,8 +68,10 @@ func TestRankedSearchReportsTheFirstBuild(t *testing.T) {
 		t.Fatalf("ranked call: %v %+v", err, res)
 	}
 	out := res.Content[0].(*mcp.TextContent).Text
-	if !strings.HasPrefix(out, "5 sections of 150 docs, ranked, best first") ||
-		!strings.Contains(out, "\n\nhono/helpers/cookie (hono/helpers/cookie.md) ~") || strings.Count(out, "\n§ ") != 5 {
+	// Five sections, and a sixth when it scores close to the best.
+	var n int
+	if _, err := fmt.Sscanf(out, "%d sections of 150 docs, ranked, best first", &n); err != nil || n < 5 || n > 6 ||
+		!strings.Contains(out, "\n\nhono/helpers/cookie (hono/helpers/cookie.md) ~") || strings.Count(out, "\n§ ") != n {
 		t.Errorf("ranked answer:\n%s", out)
 	}
 	// The client hands notifications to its handler on their own

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -117,7 +118,7 @@ func (ix *Index) putPart(ctx context.Context, conn *pgxpool.Conn, part []section
 
 // docCopyColumns are the docs table's columns, in the order partRows gives them.
 var docCopyColumns = []string{"path", "id", "title", "summary", "tokens", "has_tokens", "tags",
-	"stamp_size", "stamp_mtime", "stamp_inode", "stamp_ctime", "content", "structure", "folded"}
+	"stamp_size", "stamp_mtime", "stamp_inode", "stamp_ctime", "described", "content", "structure", "folded"}
 
 // sectionColumns are the sections of a part, column by column, for unnest.
 type sectionColumns struct {
@@ -149,9 +150,10 @@ func partRows(part []sectionindex.Entry) (putRows, error) {
 		}
 		r.paths = append(r.paths, d.Path)
 		r.docs = append(r.docs, []any{d.Path, clean(d.ID), clean(d.Title), clean(d.Summary), int32(d.Tokens), d.HasTokens, cleanAll(d.Tags),
-			d.Stamp.Size, nanos(d.Stamp.ModTime), int64(d.Stamp.Inode), nanos(d.Stamp.Changed),
+			d.Stamp.Size, nanos(d.Stamp.ModTime), int64(d.Stamp.Inode), nanos(d.Stamp.Changed), int64(d.DescriptionHash()),
 			content, json.RawMessage(structure), fold(content)})
-		texts := sectionTexts(entryView{title: d.Title, pathWords: d.PathWords(), content: content, structure: e.Structure, names: e.Names})
+		texts := sectionTexts(entryView{title: d.Title, pathWords: d.PathWords(), tags: strings.Join(d.Tags, " "),
+			content: content, structure: e.Structure, names: e.Names})
 		s := &r.sections
 		for i, sec := range e.Structure.Sections {
 			t := texts[i]

@@ -109,3 +109,30 @@ func upgradedFrom(t *testing.T, dsn, schema string, version int) *postgressectio
 	}
 	return up
 }
+
+// An index of schema version 6 lacks its docs' tags in the vectors and
+// their description hashes (the described column): the upgrade adds the
+// column and empties the index, and the next ingest stores the docs with
+// both.
+func TestUpgradeAddsDescriptionHashes(t *testing.T) {
+	d := postgrestest.DSN(t)
+	ix := fresh(t, d)
+	ctx := context.Background()
+	e := sectionindextest.MarkdownEntry("footer.md", "Footer", []string{"responsive"}, "# Footer\n\nSmall screens.\n")
+	if err := ix.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	schema := schemaFor(t.Name())
+	exec(t, d, fmt.Sprintf(`ALTER TABLE %s.docs DROP COLUMN described`, schema))
+	up := upgradedFrom(t, d, schema, 6)
+	if err := up.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := up.Stamps(ctx); err != nil || st["footer.md"].DescriptionHash != e.Doc.DescriptionHash() {
+		t.Errorf("Stamps after the upgrade = %+v (%v), want the hash %d", st, err, e.Doc.DescriptionHash())
+	}
+	if r, err := up.Ranked(ctx, domain.RankedQuery{Text: "responsive"}); err != nil || len(r) != 1 {
+		t.Errorf("Ranked(responsive) after the upgrade = %+v (%v), want the footer, by its tag", r, err)
+	}
+}

@@ -139,6 +139,17 @@ DELETE FROM docs;
 INSERT INTO meta (key, value) VALUES ('generation', '1')
 	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
 `,
+	// 7: and with its doc's tags; each doc keeps the hash of its title
+	// and tags (domain.Document.DescriptionHash, as the bigint of its
+	// bits), which a refresh compares, so that a doc whose tags change
+	// while its file does not is stored again. The vectors of version 6
+	// lack the tags and their rows the hash: every doc goes.
+	`
+DELETE FROM docs;
+ALTER TABLE docs ADD COLUMN IF NOT EXISTS described bigint NOT NULL DEFAULT 0;
+INSERT INTO meta (key, value) VALUES ('generation', '1')
+	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
+`,
 }
 
 // tables are the section index's tables, which every role that serves it

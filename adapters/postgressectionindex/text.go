@@ -178,6 +178,9 @@ func sectionTexts(e entryView) []sectionText {
 		if e.pathWords != "" {
 			heading = append(heading, e.pathWords)
 		}
+		if e.tags != "" {
+			heading = append(heading, e.tags)
+		}
 		var path []string
 		// Parents come before their children; the bound keeps a
 		// malformed parent index from looping.
@@ -227,6 +230,7 @@ func sectionTexts(e entryView) []sectionText {
 type entryView struct {
 	title     string
 	pathWords string // domain.Document.PathWords, searched with the title
+	tags      string // the doc's tags, space-separated, searched with the title
 	content   []byte
 	structure domain.Structure
 	names     []domain.Name

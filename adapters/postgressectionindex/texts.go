@@ -45,24 +45,24 @@ func (ix *Index) streamTexts(ctx context.Context, what, where string, args []any
 	return nil
 }
 
-// Stamps returns every stored doc's stamp by path.
-func (ix *Index) Stamps(ctx context.Context) (map[string]domain.Stamp, error) {
-	rows, err := ix.pool.Query(ctx, `SELECT path, stamp_size, stamp_mtime, stamp_inode, stamp_ctime FROM docs`)
+// Stamps returns every stored doc's stamp and description hash by path.
+func (ix *Index) Stamps(ctx context.Context) (map[string]sectionindex.Stored, error) {
+	rows, err := ix.pool.Query(ctx, `SELECT path, stamp_size, stamp_mtime, stamp_inode, stamp_ctime, described FROM docs`)
 	if err != nil {
 		return nil, ix.fail("read the stamps", err)
 	}
 	defer rows.Close()
-	out := map[string]domain.Stamp{}
+	out := map[string]sectionindex.Stored{}
 	for rows.Next() {
 		var p string
 		var s domain.Stamp
 		var mtime, ctime *int64
-		var inode int64
-		if err := rows.Scan(&p, &s.Size, &mtime, &inode, &ctime); err != nil {
+		var inode, described int64
+		if err := rows.Scan(&p, &s.Size, &mtime, &inode, &ctime, &described); err != nil {
 			return nil, ix.fail("read the stamps", err)
 		}
 		s.ModTime, s.Changed, s.Inode = fromNanos(mtime), fromNanos(ctime), uint64(inode)
-		out[p] = s
+		out[p] = sectionindex.Stored{Stamp: s, DescriptionHash: uint64(described)}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, ix.fail("read the stamps", err)

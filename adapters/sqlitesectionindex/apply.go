@@ -319,7 +319,7 @@ var mainSQL = map[string]string{
 	"delLinks":    `DELETE FROM links WHERE doc = ?`,
 	"delDoc":      `DELETE FROM docs WHERE id = ?`,
 	"doc": `INSERT INTO docs(id, path, doc, content, structure, names, links, sections,
-		stamp_size, stamp_mtime, stamp_inode, stamp_ctime, frontmatter_end) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		stamp_size, stamp_mtime, stamp_inode, stamp_ctime, described, frontmatter_end) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"section": `INSERT INTO sections(id, doc, section_id, start, end) VALUES(?, ?, ?, ?, ?)`,
 	"name":    `INSERT INTO names(doc, kind, name, lname, line, signature) VALUES(?, ?, ?, ?, ?, ?)`,
 	"link":    `INSERT INTO links(doc, target) VALUES(?, ?)`,
@@ -377,7 +377,7 @@ func (w *mainWriter) put(ctx context.Context, r docRows) error {
 	e, d := r.entry, r.derived
 	st := e.Doc.Stamp
 	if _, err := w.stmts["doc"].ExecContext(ctx, r.id, e.Doc.Path, d.doc, d.content, d.structure, d.names, d.links, len(e.Structure.Sections),
-		st.Size, unixNano(st.ModTime), int64(st.Inode), unixNano(st.Changed), e.Structure.FrontmatterEnd); err != nil {
+		st.Size, unixNano(st.ModTime), int64(st.Inode), unixNano(st.Changed), int64(e.Doc.DescriptionHash()), e.Structure.FrontmatterEnd); err != nil {
 		return err
 	}
 	for j, s := range d.sections {

@@ -21,8 +21,10 @@ const applicationID = 0x4C494252
 // gives, and the index is rebuilt. 8: a doc's first section is searched
 // with its frontmatter's facts (passage.FrontmatterFacts), which the
 // ranked rows of version 7 lack. 9: a section is searched with its doc's
-// path words (domain.Document.PathWords) beside the title.
-const schemaVersion = 9
+// path words (domain.Document.PathWords) beside the title. 10: and with
+// its doc's tags; each doc's description hash (described: its title and
+// tags, domain.Document.DescriptionHash) is stored with its stamp.
+const schemaVersion = 10
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.
@@ -31,9 +33,9 @@ const rankWeights = "bm25(2.0, 8.0, 1.0, 2.0)"
 var schema = []string{
 	`CREATE TABLE meta(key TEXT PRIMARY KEY, value BLOB NOT NULL)`,
 	// One row per document: the catalog entry (JSON, stamp included), the
-	// bytes, the parse (JSON) and what the indexer derived. The stamp and
-	// the body's first line are columns too, so that Stamps and Texts read
-	// no JSON (times in Unix nanoseconds, NULL for the zero time). Small
+	// bytes, the parse (JSON) and what the indexer derived. The stamp, the
+	// description hash (as the int64 of its bits) and the body's first line
+	// are columns too, so that Stamps and Texts read no JSON (times in Unix nanoseconds, NULL for the zero time). Small
 	// columns come first and the bytes before the JSON: SQLite reads a
 	// row's payload up to the last column asked for.
 	`CREATE TABLE docs(
@@ -43,6 +45,7 @@ var schema = []string{
 		stamp_mtime INTEGER,
 		stamp_inode INTEGER NOT NULL,
 		stamp_ctime INTEGER,
+		described INTEGER NOT NULL,
 		frontmatter_end INTEGER NOT NULL,
 		sections INTEGER NOT NULL,
 		content BLOB NOT NULL,
@@ -51,7 +54,7 @@ var schema = []string{
 		names BLOB NOT NULL,
 		links BLOB NOT NULL)`,
 	// Stamps reads this index alone, not the 200 MB of rows.
-	`CREATE INDEX docs_stamps ON docs(path, stamp_size, stamp_mtime, stamp_inode, stamp_ctime)`,
+	`CREATE INDEX docs_stamps ON docs(path, stamp_size, stamp_mtime, stamp_inode, stamp_ctime, described)`,
 	`CREATE TABLE sections(
 		id INTEGER PRIMARY KEY,
 		doc INTEGER NOT NULL,

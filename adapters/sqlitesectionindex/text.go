@@ -50,14 +50,14 @@ func sectionTexts(e sectionindex.Entry) []sectionText {
 				code = append(code, identifierForms(n.Name)...)
 			}
 		}
-		// Every section is searched with its doc's title and its path's
-		// words (a question names the part of the library it is about:
-		// domain.Document.PathWords). A doc's first section holds its
+		// Every section is searched with its doc's title, its path's words
+		// and its tags (a question names the part of the library it is
+		// about: domain.Document.PathWords). A doc's first section holds its
 		// frontmatter's facts too (a summary, a signature:
 		// passage.FrontmatterFacts), which answers quote as its lines;
 		// searched with the title, as a doc's own summary of itself, not in
 		// the body, whose line i is the file's start+i.
-		title := e.Doc.Title + "\n" + e.Doc.PathWords()
+		title := e.Doc.Title + "\n" + e.Doc.PathWords() + "\n" + strings.Join(e.Doc.Tags, " ")
 		for _, l := range passage.FrontmatterFacts(lines, e.Structure.FrontmatterEnd, s.Start) {
 			title += "\n" + strings.TrimSpace(lines[l-1])
 		}

@@ -119,21 +119,22 @@ func (ix *Index) textRows(ctx context.Context, fn func(sectionindex.Text) error)
 	return rows.Err()
 }
 
-// Stamps returns every stored doc's stamp by path.
-func (ix *Index) Stamps(ctx context.Context) (map[string]domain.Stamp, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT path, `+stampColumns+` FROM docs`)
+// Stamps returns every stored doc's stamp and description hash by path.
+func (ix *Index) Stamps(ctx context.Context) (map[string]sectionindex.Stored, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, described, `+stampColumns+` FROM docs`)
 	if err != nil {
 		return nil, fmt.Errorf("section index stamps: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]domain.Stamp{}
+	out := map[string]sectionindex.Stored{}
 	for rows.Next() {
 		var p string
+		var described int64
 		var sc stampCols
-		if err := rows.Scan(append([]any{&p}, sc.targets()...)...); err != nil {
+		if err := rows.Scan(append([]any{&p, &described}, sc.targets()...)...); err != nil {
 			return nil, fmt.Errorf("section index stamps: %w", err)
 		}
-		out[p] = sc.stamp()
+		out[p] = sectionindex.Stored{Stamp: sc.stamp(), DescriptionHash: uint64(described)}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("section index stamps: %w", err)

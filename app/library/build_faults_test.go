@@ -273,7 +273,7 @@ func TestBuildSurvivesBadInput(t *testing.T) {
 	held := make([]string, 0, len(stamps))
 	for p, s := range stamps {
 		held = append(held, p)
-		if s.IsUnsettled() {
+		if s.Stamp.IsUnsettled() {
 			t.Errorf("%s still stored under an unsettled stamp", p)
 		}
 	}

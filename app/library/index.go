@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"reflect"
 	"slices"
 	"sync"
@@ -34,6 +35,11 @@ type indexState struct {
 
 	mu     sync.Mutex
 	stamps map[string]domain.Stamp // what the index holds, by path; nil until loaded
+	// described is, by path, the description hash of each doc the index
+	// holds (domain.Document.DescriptionHash: its title and tags, which a
+	// convention may take from elsewhere than its file), loaded with
+	// stamps: a doc whose file is unchanged is stored again when it differs.
+	described map[string]uint64
 	// stampsGen counts changes of stamps; notHeld memoizes, for catalog
 	// notHeldOf at generation notHeldGen, the paths of its stamped docs
 	// the index does not hold in their current version (see holds).
@@ -108,7 +114,7 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
 	start := time.Now()
-	stamps, err := s.loadStamps(ctx)
+	stamps, described, err := s.loadStamps(ctx)
 	if err != nil {
 		return RefreshStats{}, err
 	}
@@ -136,7 +142,7 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 			}
 			d.Stamp = stamp
 		}
-		if old, ok := stamps[d.Path]; ok && old.Equal(stamp) {
+		if old, ok := stamps[d.Path]; ok && old.Equal(stamp) && described[d.Path] == d.DescriptionHash() {
 			continue
 		}
 		if r, ok := wasRefused[d.Path]; ok && r.Equal(stamp) {
@@ -232,9 +238,13 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 		s.mu.Lock()
 		for _, p := range u.Remove {
 			delete(s.stamps, p)
+			delete(s.described, p)
 		}
 		for p, stamp := range put {
 			s.stamps[p] = stamp
+		}
+		for _, e := range u.Put {
+			s.described[e.Doc.Path] = e.Doc.DescriptionHash()
 		}
 		s.stampsGen++
 		s.mu.Unlock()
@@ -261,19 +271,15 @@ func (l *Library) Refresh(ctx context.Context, progress func(done, total int)) (
 	return st, nil
 }
 
-// loadStamps reads the stamps the index holds, once per process, and
-// returns a copy.
-func (s *indexState) loadStamps(ctx context.Context) (map[string]domain.Stamp, error) {
+// loadStamps reads the stamps and description hashes the index holds,
+// once per process, and returns copies.
+func (s *indexState) loadStamps(ctx context.Context) (map[string]domain.Stamp, map[string]uint64, error) {
 	if err := s.ensureStamps(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string]domain.Stamp, len(s.stamps))
-	for p, st := range s.stamps {
-		out[p] = st
-	}
-	return out, nil
+	return maps.Clone(s.stamps), maps.Clone(s.described), nil
 }
 
 // ensureStamps reads the stamps the index holds unless they are loaded.
@@ -290,8 +296,13 @@ func (s *indexState) ensureStamps(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the section index: %w", err)
 	}
+	stamps := make(map[string]domain.Stamp, len(m))
+	described := make(map[string]uint64, len(m))
+	for p, st := range m {
+		stamps[p], described[p] = st.Stamp, st.DescriptionHash
+	}
 	s.mu.Lock()
-	s.stamps = m
+	s.stamps, s.described = stamps, described
 	s.stampsGen++
 	s.mu.Unlock()
 	return nil

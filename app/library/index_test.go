@@ -292,3 +292,46 @@ func TestParsesOfAnOlderVersionAreParsedAgain(t *testing.T) {
 	l, src = open(goldmarkmarkdown.New())
 	opened(l, src, 0) // the stored parse is current: nothing read
 }
+
+// A doc whose file is unchanged is stored again when what the index
+// searches it by beyond its file changes: here the tags its folder's
+// index.md gives it (the frontmatter convention's inheritance).
+func TestRefreshFollowsInheritedTags(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Minute)
+		os.Chtimes(p, old, old)
+	}
+	write("guides/index.md", "---\ntitle: Guides\ntags: [alpha]\n---\n\n# Guides\n")
+	write("guides/setup.md", "---\ntitle: Setup\n---\n\n# Setup\n\nInstall it first.\n")
+	file := filepath.Join(t.TempDir(), "index.sqlite")
+	ctx := context.Background()
+	l, _ := indexedLibrary(t, "frontmatter", root, file)
+	if st, err := l.Refresh(ctx, nil); err != nil || st.Parsed == 0 {
+		t.Fatalf("first refresh %+v, %v", st, err)
+	}
+	if st, _ := l.Refresh(ctx, nil); st.Parsed != 0 {
+		t.Errorf("refresh of an unchanged library %+v, want nothing parsed", st)
+	}
+	write("guides/index.md", "---\ntitle: Guides\ntags: [zephyrine]\n---\n\n# Guides\n")
+	st, err := l.Refresh(ctx, nil)
+	if err != nil || st.Parsed == 0 {
+		t.Errorf("refresh after the folder's tags changed %+v, %v; want setup.md stored again", st, err)
+	}
+	rs, err := l.Index().Ranked(ctx, domain.RankedQuery{Text: "zephyrine"})
+	if err != nil || len(rs) == 0 || rs[0].Path != "guides/setup.md" && (len(rs) < 2 || rs[1].Path != "guides/setup.md") {
+		t.Errorf("Ranked(zephyrine) = %+v, %v; want guides/setup.md, searched by its new tag", rs, err)
+	}
+	if st, _ := l.Refresh(ctx, nil); st.Parsed != 0 {
+		t.Errorf("refresh after that %+v, want nothing parsed", st)
+	}
+	l2, _ := indexedLibrary(t, "frontmatter", root, file) // a restart
+	if st, _ := l2.Refresh(ctx, nil); st.Parsed != 0 {
+		t.Errorf("refresh after a restart %+v, want nothing parsed", st)
+	}
+}

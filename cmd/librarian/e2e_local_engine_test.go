@@ -34,7 +34,7 @@ func TestStdioLocalEngine(t *testing.T) {
 		{"librarian_locate", map[string]any{"query": "caching"}, []string{"- [entry] caching -> backend/storage/caching.md:1\n    depends_on: auth"}},
 		{"librarian_ask", map[string]any{"query": "how are refresh tokens rotated?"}, []string{
 			`[1] auth (backend/auth.md) § refresh-tokens/rotation · L18–38`, "L20: Every refresh returns a NEW refresh token",
-			`[3] auth (backend/auth.md) § _intro "Authentication" · L1–4`, "(provider: librarian-local)"}},
+			"L3 (§ _intro): Gateway token validation, the login flow, refresh tokens and how sessions end.", "(provider: librarian-local)"}},
 		{"librarian_discuss", map[string]any{"message": "how does cache invalidation work?", "caller": "w1"}, []string{"caching (backend/storage/caching.md)"}},
 		{"librarian_discuss", map[string]any{"message": "and what is the TTL?", "caller": "w1"}, []string{"earlier question", "ttl-rules"}},
 		{"librarian_brief", map[string]any{"task": "add rate limiting to the login flow"}, []string{"auth (backend/auth.md)", "Nothing in the library on: rate, limiting"}},

@@ -53,6 +53,15 @@ type Text struct {
 	FrontmatterEnd int
 }
 
+// Stored is what a refresh compares a library's doc with: the stamp of
+// the bytes stored (Entry.Doc.Stamp) and the stored entry's
+// Doc.DescriptionHash (its title and tags, which may change while its
+// file does not).
+type Stored struct {
+	Stamp           domain.Stamp
+	DescriptionHash uint64
+}
+
 // Update is one batch of changes. Each entry's write is atomic on its own
 // (a reader sees a document's old or new state, never a mix), and a batch
 // that fails part-way leaves the entries it did not reach as they were.
@@ -109,9 +118,10 @@ type Store interface {
 	// loads them in one pass, an order of magnitude cheaper than Parses.
 	Texts(ctx context.Context, fn func(Text) error) error
 
-	// Stamps returns the stamp each stored document was stored with, by
-	// path: what a refresh compares the library's files with.
-	Stamps(ctx context.Context) (map[string]domain.Stamp, error)
+	// Stamps returns, by path, the stamp each stored document was stored
+	// with and the hash of its description (Stored): what a refresh
+	// compares the library's docs with.
+	Stamps(ctx context.Context) (map[string]Stored, error)
 
 	// Apply writes one batch of changes.
 	Apply(ctx context.Context, u Update) error

@@ -444,6 +444,19 @@ func testRankedPathWords(t *testing.T, ix sectionindex.Index) {
 	}
 }
 
+// testRankedTags: a section is found by its doc's tags as by its title
+// (the doc's keywords, which its lines may not hold).
+func testRankedTags(t *testing.T, ix sectionindex.Index) {
+	es := append(fillers(),
+		MarkdownEntry("ui/footer.md", "Footer", []string{"responsive", "layout"}, "# Footer\n\nUse footer-horizontal from small screens up.\n"),
+		MarkdownEntry("ui/diff.md", "Diff", nil, "# Diff\n\nShows two items side by side; a layout of its own.\n"),
+	)
+	apply(t, ix, sectionindex.Update{Put: es})
+	if got := top(ranked(t, ix, domain.RankedQuery{Text: "a responsive layout"})); got != "ui/footer.md#footer" {
+		t.Errorf("a responsive layout: top is %s, want the footer, tagged responsive", got)
+	}
+}
+
 func testRankedPaths(t *testing.T, ix sectionindex.Index) {
 	var es []sectionindex.Entry
 	for i := 0; i < 6; i++ {

@@ -71,6 +71,7 @@ func Run(t *testing.T, o Opener) {
 	t.Run("RankedSectionFieldsAndLines", func(t *testing.T) { testRankedFields(t, fresh(t)) })
 	t.Run("RankedFrontmatterFacts", func(t *testing.T) { testRankedFrontmatterFacts(t, fresh(t)) })
 	t.Run("RankedPathWords", func(t *testing.T) { testRankedPathWords(t, fresh(t)) })
+	t.Run("RankedTags", func(t *testing.T) { testRankedTags(t, fresh(t)) })
 	t.Run("RankedPathsFilter", func(t *testing.T) { testRankedPaths(t, fresh(t)) })
 	t.Run("RankedLimit", func(t *testing.T) { testRankedLimit(t, fresh(t)) })
 	t.Run("RankedOddQueries", func(t *testing.T) { testRankedOdd(t, fresh(t)) })
@@ -401,14 +402,15 @@ func testPut(t *testing.T, ix sectionindex.Index) {
 	if err := ix.Texts(context.Background(), func(sectionindex.Text) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
 		t.Errorf("Texts after fn's error: %v, %d calls; want fn's error after one call", err, n)
 	}
-	// Stamps are the stored docs' stamps.
+	// Stamps are the stored docs' stamps and description hashes (all 64
+	// bits of each: most have the top one set).
 	stamps, err := ix.Stamps(context.Background())
 	if err != nil || len(stamps) != len(es) {
 		t.Errorf("Stamps: %d stamps (%v), want %d", len(stamps), err, len(es))
 	}
 	for _, e := range es {
-		if got, ok := stamps[e.Doc.Path]; !ok || !got.Equal(e.Doc.Stamp) {
-			t.Errorf("Stamps[%s] = %+v (%v), want %+v", e.Doc.Path, got, ok, e.Doc.Stamp)
+		if got, ok := stamps[e.Doc.Path]; !ok || !got.Stamp.Equal(e.Doc.Stamp) || got.DescriptionHash != e.Doc.DescriptionHash() {
+			t.Errorf("Stamps[%s] = %+v (%v), want %+v and hash %d", e.Doc.Path, got, ok, e.Doc.Stamp, e.Doc.DescriptionHash())
 		}
 	}
 	// A second batch adds to the first.
@@ -473,6 +475,9 @@ func testReplace(t *testing.T, ix sectionindex.Index) {
 		t.Errorf("Entry after replace: %v", err)
 	}
 	ctx := context.Background()
+	if st, err := ix.Stamps(ctx); err != nil || st["doc.md"].DescriptionHash != neu.Doc.DescriptionHash() {
+		t.Errorf("Stamps after replace = %+v (%v), want the new title's and tags' hash %d", st, err, neu.Doc.DescriptionHash())
+	}
 	if r, _ := ix.Ranked(ctx, domain.RankedQuery{Text: "xylophone marmalade"}); len(r) != 0 {
 		t.Errorf("Ranked finds the replaced text: %+v", r)
 	}
