@@ -1042,3 +1042,36 @@ func TestKeyedRowsAnswerAValue(t *testing.T) {
 		}
 	}
 }
+
+// The same long command in each tab of a section (npm, bun, deno) is
+// quoted once, and the place it would take again goes to the next best
+// line; a short line repeated (`@plugin "daisyui" {` opening another
+// block) is not passed over.
+func TestShownPassesOverARepeatedLongLine(t *testing.T) {
+	q := NewQuestion("with git-format-staged as the prettier pre-commit hook, what happens when staged changes conflict?")
+	lines := []string{
+		"## git-format-staged",
+		"1. Changes in commits are always formatted.",
+		"2. If staged changes conflict, your working tree files are left untouched.",
+		"```bash",
+		`node --eval "fs.writeFileSync('.husky/pre-commit', 'git-format-staged -f prettier --stdin')"`,
+		"```",
+		"```bash",
+		`bun --eval "fs.writeFileSync('.husky/pre-commit', 'git-format-staged -f prettier --stdin')"`,
+		"```",
+	}
+	got := q.Shown(lines, 1, len(lines), 2, nil, map[int]bool{})
+	if slices.Contains(got, 5) && slices.Contains(got, 8) {
+		t.Errorf("Shown = %v: lines 5 and 8 read the same, want one of them", got)
+	}
+	if !slices.Contains(got, 3) {
+		t.Errorf("Shown = %v, want line 3, the one that answers", got)
+	}
+	short := []string{"```css", `@plugin "daisyui" {`, "```", "```css", `@plugin "daisyui" {`, "```"}
+	if repeatsChosen(short, []int{2}, 5) {
+		t.Error("repeatsChosen: a short line repeated is another block's opening, want it kept")
+	}
+	if !repeatsChosen(lines, []int{5}, 8) || repeatsChosen(lines, []int{5}, 3) {
+		t.Error("repeatsChosen: want the bun line to repeat the node line, and line 3 not to")
+	}
+}

@@ -248,7 +248,7 @@ func (q Question) chosen(lines []string, from, to, n int, shown map[int]bool, bl
 		if places == n {
 			break
 		}
-		if shown[sc.Line] {
+		if shown[sc.Line] || repeatsChosen(lines, out, sc.Line) {
 			continue
 		}
 		if b := block[sc.Line]; b > 0 {
@@ -269,6 +269,49 @@ func (q Question) chosen(lines []string, from, to, n int, shown map[int]bool, bl
 	}
 	if len(out) == 0 && firstCode > 0 {
 		out = append(out, firstCode) // a section of code alone shows its best line
+	}
+	return out
+}
+
+// minRepeatedRunes is how long a line must be for chosen to pass over it
+// when a line it chose already reads (nearly) the same: the same long
+// command in each of a section's tabs (npm, bun, deno) says nothing new,
+// while a short line such as `@plugin "daisyui" {` opens a different block
+// each time.
+const minRepeatedRunes = 40
+
+// repeatedShare is how many of two long lines' distinct words they must
+// share (of the words either holds) to read as the same line.
+const repeatedShare = 0.75
+
+// repeatsChosen reports whether line l, at least minRepeatedRunes long,
+// reads as one of the chosen lines: repeatedShare of their words shared.
+func repeatsChosen(lines []string, chosen []int, l int) bool {
+	t := strings.TrimSpace(lines[l-1])
+	if utf8.RuneCountInString(t) < minRepeatedRunes || len(chosen) == 0 {
+		return false
+	}
+	words := wordSet(t)
+	for _, c := range chosen {
+		other := wordSet(lines[c-1])
+		shared := 0
+		for w := range words {
+			if other[w] {
+				shared++
+			}
+		}
+		if union := len(words) + len(other) - shared; union > 0 && float64(shared) >= repeatedShare*float64(union) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordSet is the distinct words of s (Words).
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range Words(s) {
+		out[w] = true
 	}
 	return out
 }
