@@ -105,6 +105,17 @@ func TestRelatedWords(t *testing.T) {
 	if got := NewQuestion("Do I have to pass a name?").Related(); !slices.Contains(got, Stem("required")) {
 		t.Errorf("related %v lacks required, the docs' word for what one has to do", got)
 	}
+	for q, w := range map[string]string{
+		"how do I turn off the cache?":            "disable",
+		"can I switch on source maps?":            "enable",
+		"which folder holds the output?":          "directory",
+		"how can I skip some files in one run?":   "ignore",
+		"how do I make the agent quiet at start?": "silent",
+	} {
+		if got := NewQuestion(q).Related(); !slices.Contains(got, Stem(w)) {
+			t.Errorf("%q: related %v lacks %s, the docs' word for it", q, got, w)
+		}
+	}
 	if !NewQuestion("what is the way to do it?").Empty() {
 		t.Error("a question of stopwords is not empty")
 	}

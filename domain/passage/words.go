@@ -209,6 +209,18 @@ var relatedWords = []struct {
 	{" must i ", []string{"must", "required"}},
 	{" do i have to ", []string{"must", "required"}},
 	{" do i need to ", []string{"must", "required"}},
+	{" turn off ", []string{"disable"}},
+	{" turn it off ", []string{"disable"}},
+	{" switch off ", []string{"disable"}},
+	{" turn on ", []string{"enable"}},
+	{" turn it on ", []string{"enable"}},
+	{" switch on ", []string{"enable"}},
+	{" get rid of ", []string{"remove", "disable"}},
+	{" folder ", []string{"directory", "dir"}},
+	{" folders ", []string{"directories", "dir"}},
+	{" speed up ", []string{"performance", "faster"}},
+	{" quiet ", []string{"silent", "log"}},
+	{" skip ", []string{"ignore", "exclude"}},
 }
 
 // relatedTo returns the docs' words for the phrases a question holds.
