@@ -62,7 +62,12 @@ const (
 	// than the others (as ranked search's best section): three in four
 	// answered facts are in it. On the fact eval's tune sets 159 -> 160 of
 	// 198 (PostgreSQL 146 -> 147); held out 147 -> 149 of 203 (134 -> 137).
-	askFirstLines  = 4
+	askFirstLines = 4
+	// loneFirstLines is askFirstLines when the index finds one passage
+	// only: it has the whole budget (a one-section doc such as Svelte's
+	// {@debug}, whose rule line a four-line quote left out). Tune +1,
+	// fresh14 +2, held out ask 331 -> 332 (12: the same tune, fresh14 +3).
+	loneFirstLines = 8
 	askBudgetBytes = 1600
 	// A fourth or fifth passage whose Rank score is close to the best
 	// one's (passage.CloseToBest) is quoted past askBudgetBytes,
@@ -273,6 +278,16 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 			continue // a subsection of a passage above, whose lines it quotes already: nothing new
 		}
 		out = append(out, p)
+	}
+	if len(out) == 1 {
+		// The one passage found has the answer's whole budget: its
+		// section quotes loneFirstLines lines, chosen afresh.
+		c := cands[0]
+		shown[c.sec.Path] = map[int]bool{}
+		p := quote(c.ent, c.lines, c.from, c.sec, question, shown[c.sec.Path], loneFirstLines, firstQuotedLineLen, true)
+		withDefinition(&p, c.ent, c.lines, shown[c.sec.Path])
+		p.Share = out[0].Share
+		out[0] = p
 	}
 	if len(out) > 0 {
 		withOpening(&out[0], entries[out[0].Path], lines[out[0].Path], question, shown[out[0].Path], out)

@@ -570,3 +570,42 @@ func TestAskQuotesTheBestDocsOpening(t *testing.T) {
 		t.Errorf("want the first passage (pnpm install's --frozen-lockfile) with its doc's opening line (L10):\n%s", a.Text)
 	}
 }
+
+// When the index finds one passage only, it has the answer's whole budget:
+// its section quotes loneFirstLines lines, not askFirstLines, so a fact on a
+// line that four would leave out is in view; with more passages, the
+// first quotes askFirstLines as before.
+func TestAskQuotesALonePassageWider(t *testing.T) {
+	const loneFirstLines = 8 // as ask.go's
+	var b strings.Builder
+	b.WriteString("# Quillwort gasket\n\n")
+	for n := 1; n <= 12; n++ {
+		fmt.Fprintf(&b, "Quillwort flange, step %d: tighten.\n\n", n)
+	}
+	ask := func(root string) string {
+		a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "how is the quillwort gasket flange tightened?", Tags: tags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.Text
+	}
+	lone := t.TempDir()
+	if err := os.WriteFile(filepath.Join(lone, "gasket.md"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	answer := ask(lone)
+	if got := strings.Count(answer, "\n  L"); strings.Count(answer, "\n[") != 1 || got < loneFirstLines {
+		t.Errorf("one passage quoting %d lines, want at least %d (loneFirstLines):\n%s", got, loneFirstLines, answer)
+	}
+	two := t.TempDir()
+	for _, name := range []string{"gasket.md", "gasket2.md"} {
+		if err := os.WriteFile(filepath.Join(two, name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answer = ask(two)
+	first := strings.Split(answer, "\n\n[")[0]
+	if got := strings.Count(first, "\n  L"); got >= loneFirstLines {
+		t.Errorf("with two passages the first quotes %d lines, want fewer than %d:\n%s", got, loneFirstLines, answer)
+	}
+}
