@@ -571,6 +571,24 @@ func TestAskQuotesTheBestDocsOpening(t *testing.T) {
 	}
 }
 
+// When the first passage's doc gives two passages or more, its line that
+// answers better than the passage's own, outside them, is quoted with it:
+// the OpenTelemetry mainframe page's sections that name mainframes most
+// take every place, and the line that says where the Collector runs is
+// under "How OpenTelemetry can help".
+func TestAskQuotesTheDocsBetterLineElsewhere(t *testing.T) {
+	root := copyDir(t, filepath.Join("..", "..", "testdata", "otel-docs", "docs"))
+	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "When bringing IBM Z mainframe workloads into OpenTelemetry, where does the Collector usually run?", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(a.Text, "\n\n[2]")
+	line := "\n  L124 (§ how-opentelemetry-can-help): In a mainframe context, the Collector often runs **off-platform** (for example,\n"
+	if !strings.Contains(first, "[1] platforms/mainframe § ") || strings.Contains(first, "§ how-opentelemetry-can-help ·") || !strings.Contains(first, line) {
+		t.Errorf("want the first passage (the mainframe page) with its line L124 from another section:\n%s", a.Text)
+	}
+}
+
 // When the index finds one passage only, it has the answer's whole budget:
 // its section quotes loneFirstLines lines, not askFirstLines, so a fact on a
 // line that four would leave out is in view; with more passages, the

@@ -826,6 +826,38 @@ func TestOpeningLine(t *testing.T) {
 	}
 }
 
+// TestElsewhereLine: the doc's line that answers better than the first
+// passage's best, outside the sections quoted, is quoted with it; a line
+// inside a quoted section, or one answering no better, is not.
+func TestElsewhereLine(t *testing.T) {
+	doc := []string{
+		"# Mainframes",     // 1
+		"",                 // 2
+		"## Architectures", // 3
+		"Mainframe workloads join a hybrid system.", // 4
+		"",            // 5
+		"## Audience", // 6
+		"Readers who bring mainframe workloads into observability.", // 7
+		"",                // 8
+		"## How it helps", // 9
+		"With mainframe workloads, the Collector usually runs off-platform.", // 10
+	}
+	q := NewQuestion("where does the Collector usually run for mainframe workloads?")
+	quoted := func(from, to int) func(int) bool {
+		return func(l int) bool { return from <= l && l <= to }
+	}
+	if got := q.ElsewhereLine(doc, 1, len(doc), 3, 5, quoted(3, 8)); got != 10 {
+		t.Errorf("elsewhere line %d, want L10 (the Collector's line)", got)
+	}
+	if got := q.ElsewhereLine(doc, 1, len(doc), 3, 5, quoted(3, 10)); got != 0 {
+		t.Errorf("elsewhere line %d with every section quoted, want none", got)
+	}
+	topic := NewQuestion("what are mainframe workloads?")
+	if got := topic.ElsewhereLine(doc, 1, len(doc), 3, 5, quoted(3, 5)); got != 0 {
+		t.Errorf("elsewhere line %d for a question the first section answers as well, want none", got)
+	}
+}
+
 // TestShownFollowedQuotesTheLabelledDefault: an option's section states
 // its default on a "Default:" line that shares no word with a question
 // asking for a value; every section quotes it.

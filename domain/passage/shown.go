@@ -496,3 +496,35 @@ func (q Question) OpeningLine(lines []string, from, to, bestFrom, bestTo int, sh
 	shown[l] = true
 	return l
 }
+
+// elsewhereShare is how well a doc's line outside the sections an answer
+// quotes must answer, as a share of the first passage's best line, to be
+// quoted with it (ElsewhereLine). Decided on the fact eval's tune sets
+// (with two passages of the doc at least): 1.25 and 1 held the same two
+// facts more (0.75 too, in answers twice as much larger), 1.5 one.
+const elsewhereShare = 1.25
+
+// ElsewhereLine returns the line of a doc (lines from..to) that answers
+// best outside the sections an answer quotes from it (quoted reports a
+// line inside one, or one shown already), when it scores at least
+// elsewhereShare of the best line of the first passage's section
+// (bestFrom..bestTo); 0 for none. An answer whose passages all come from
+// one doc has found the doc but not always the section that states the
+// fact ("the Collector often runs off-platform" under "How OpenTelemetry
+// can help", below sections that name mainframes more often): the doc's
+// best line is that fact more often than the next section is.
+func (q Question) ElsewhereLine(lines []string, from, to, bestFrom, bestTo int, quoted func(line int) bool) int {
+	top := q.Lines(lines, bestFrom, bestTo, 1)
+	if len(top) == 0 {
+		return 0
+	}
+	for _, sc := range q.Lines(lines, from, to, to-from+1) {
+		if sc.Score < elsewhereShare*top[0].Score {
+			return 0
+		}
+		if !quoted(sc.Line) {
+			return sc.Line
+		}
+	}
+	return 0
+}
