@@ -237,7 +237,11 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		if gi == 0 && (req.MaxResults == 0 || req.DefaultLimit) {
 			// Context for the best section, as the close sections are an
 			// answer's when no max_results asks for a number of sections.
+			before := len(groups[gi].sections)
 			groups[gi].sections = withOpening(groups[gi], question, shownLines[groups[gi].doc.Path])
+			if len(groups[gi].sections) == before {
+				groups[gi].sections = withElsewhere(groups[gi], question, shownLines[groups[gi].doc.Path])
+			}
 		}
 		groups[gi].sections = withDefinitions(groups[gi], shownLines[groups[gi].doc.Path])
 	}
@@ -427,4 +431,50 @@ func withOpening(g docHits, q passage.Question, shown map[int]bool) []sectionHit
 	}
 	sh.hits = append(sh.hits, h)
 	return append([]sectionHits{sh}, g.sections...)
+}
+
+// elsewhereMinSections is how many shown sections the best doc gives, at
+// least, for withElsewhere to look past them, as librarian_ask's
+// elsewhereMinPassages.
+const elsewhereMinSections = 2
+
+// withElsewhere returns the best doc's shown sections with, after the
+// first, the doc's line that answers better than the best section's own,
+// outside every shown section (passage.Question.ElsewhereLine), under its
+// own section's header, when the doc gives elsewhereMinSections shown
+// sections or more: the doc answers, perhaps in a section its words name
+// less often. As withOpening's line, it is context: the sections shown,
+// their count and order are unchanged.
+func withElsewhere(g docHits, q passage.Question, shown map[int]bool) []sectionHits {
+	if len(g.sections) < elsewhereMinSections {
+		return g.sections
+	}
+	best := g.sections[0]
+	lines := textLines(g.v, g.p.Content, 1, g.v.Lines())
+	quoted := func(l int) bool {
+		for _, sh := range g.sections {
+			if sh.sec.Start <= l && l <= sh.sec.End {
+				return true
+			}
+		}
+		return shown[l]
+	}
+	l := q.ElsewhereLine(lines, g.p.Structure.FrontmatterEnd+1, len(lines), max(best.sec.Start, best.from), best.sec.End, quoted)
+	if l == 0 {
+		return g.sections
+	}
+	var sec domain.Section
+	for _, s := range g.p.Structure.Sections {
+		if s.Start <= l && l <= s.End {
+			sec = s // the innermost: sections come parents first
+		}
+	}
+	shown[l] = true
+	sh := sectionHits{sec: sec, lineRunes: rankedHitRunes}
+	h := hit{Line: l}
+	if a, b, ok := q.WindowWithin(lines[l-1], rankedHitRunes-rankedHitRunes/rankedHitBefore); ok {
+		h.Start, h.End = a, b
+	}
+	sh.hits = append(sh.hits, h)
+	return slices.Insert(slices.Clone(g.sections), 1, sh)
 }

@@ -247,6 +247,29 @@ func TestRankedQuotesTheFrontmatterSummary(t *testing.T) {
 	}
 }
 
+// When the best doc gives two shown sections or more, its line that
+// answers better than the best section's own, outside them, is quoted
+// under its section's header after the best section, as context the count
+// leaves out: the OpenTelemetry mainframe page's sections that name
+// mainframes most are shown, and the line that says where the Collector
+// runs is under "How OpenTelemetry can help".
+func TestRankedQuotesTheBestDocsBetterLineElsewhere(t *testing.T) {
+	lib := indexedCopy(t, "frontmatter", "../../testdata/otel-docs/docs")
+	query := "When bringing IBM Z mainframe workloads into OpenTelemetry, where does the Collector usually run?"
+	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{Query: query, Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := "\nplatforms/mainframe (platforms/mainframe.md) ~1732 tokens\n§ how-mainframes-show-up-in-opentelemetry-architectures L58–83"
+	elsewhere := "\n§ how-opentelemetry-can-help L112–130 ~190 tokens\nL124: In a mainframe context, the Collector often runs **off-platform** (for example,\n"
+	var shown int
+	fmt.Sscanf(got, "%d sections of ", &shown)
+	if strings.Count(got, "\n§ ") != shown+1 || !strings.Contains(got, best) || !strings.Contains(got, elsewhere) ||
+		strings.Index(got, elsewhere) < strings.Index(got, best) {
+		t.Errorf("want the mainframe page's best section, then its line L124 under how-opentelemetry-can-help:\n%s", got)
+	}
+}
+
 // The best doc's opening (the text before its first heading) is quoted
 // above its best section when its line answers about as well: pnpm's
 // install page says in its opening, not under --frozen-lockfile, that an
