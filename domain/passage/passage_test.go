@@ -111,6 +111,8 @@ func TestRelatedWords(t *testing.T) {
 		"which folder holds the output?":          "directory",
 		"how can I skip some files in one run?":   "ignore",
 		"how do I make the agent quiet at start?": "silent",
+		"can I set both lists of APIs?":           "together",
+		"can both run at the same time?":          "together",
 	} {
 		if got := NewQuestion(q).Related(); !slices.Contains(got, Stem(w)) {
 			t.Errorf("%q: related %v lacks %s, the docs' word for it", q, got, w)
