@@ -531,6 +531,25 @@ func TestALineWritingTheQuotedCommandWins(t *testing.T) {
 	}
 }
 
+// TestALineWritingTheQuotedLiteralWins: a literal the question writes
+// between double quotes ("use strict") is pasted code: the line writing it
+// answers before lines sharing more of the question's other words.
+func TestALineWritingTheQuotedLiteralWins(t *testing.T) {
+	section := []string{
+		"This rule disallows strict mode directives, no matter which option is specified, in functions with non-simple parameter lists.", // 1
+		"This rule does not apply to class static blocks, no matter which option is specified, because they have no directives.",         // 2
+		"The `--fix` option does not insert new `\"use strict\"` statements, but only removes unneeded statements.",                      // 3
+	}
+	q := NewQuestion(`With the strict rule enabled, will eslint --fix add missing "use strict" directives to my files?`)
+	if got := q.Best(section, 1, len(section), 1); !slices.Equal(got, []int{3}) {
+		t.Errorf("Best = %v, want [3] (the line writing \"use strict\")", got)
+	}
+	want := []string{"usestrict", "a b c d e"}
+	if got := doubleQuoted("say \"use strict\" or \u201ca b c d e\u201d, not \"" + strings.Repeat("x", maxQuotedPhrase+1) + "\" or \"\"; \"open"); len(got) != 2 || !slices.Equal([]string{foldCode(got[0]), got[1]}, want) {
+		t.Errorf("doubleQuoted = %q, want %q (folded first)", got, want)
+	}
+}
+
 // TestALineHoldingTheCommandIsChosen: asked for a command, the line that
 // holds one in a code span is among the lines chosen, before lines that
 // share more of the question's words but hold none.

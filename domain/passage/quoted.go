@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The code a question pastes (a call, a command, a code span): a line
@@ -82,8 +83,10 @@ func quotedCode(text string) []string {
 
 // quotedCommands returns the commands a question writes out, folded
 // (foldCode): each flag (-g, --frozen-lockfile) with the one and the two
-// words before it ("install -g", "pnpm install -g"), and each code span.
-// A line that writes the command as the question does is about it.
+// words before it ("install -g", "pnpm install -g"), each code span, and
+// each literal between double quotes ("use strict": tune +1 each way,
+// held out the same). A line that writes the command as the question
+// does is about it.
 func quotedCommands(text string) []string {
 	var out []string
 	fields := strings.Fields(text)
@@ -104,7 +107,41 @@ func quotedCommands(text string) []string {
 			out = append(out, c)
 		}
 	}
+	for _, ph := range doubleQuoted(text) {
+		if c := foldCode(ph); len(c) >= 6 && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
 	return out
+}
+
+// maxQuotedPhrase bounds a double-quoted phrase of a question, in bytes.
+const maxQuotedPhrase = 60
+
+// doubleQuoted returns what a question writes between double quotes
+// (straight or curly), each at most maxQuotedPhrase bytes: a literal it
+// pastes ("use strict").
+func doubleQuoted(text string) []string {
+	var out []string
+	rest := text
+	for {
+		i := strings.IndexAny(rest, "\"“")
+		if i < 0 {
+			return out
+		}
+		open := rest[i:]
+		_, size := utf8.DecodeRuneInString(open)
+		body := open[size:]
+		j := strings.IndexAny(body, "\"”\n")
+		if j < 0 {
+			return out
+		}
+		if body[j] != '\n' && j > 0 && j <= maxQuotedPhrase {
+			out = append(out, body[:j])
+		}
+		_, csize := utf8.DecodeRuneInString(body[j:])
+		rest = body[j+csize:]
+	}
 }
 
 // foldCode lower-cases s and drops its white space and quote marks, so a
