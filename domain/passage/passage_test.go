@@ -113,6 +113,9 @@ func TestRelatedWords(t *testing.T) {
 		"how do I make the agent quiet at start?": "silent",
 		"can I set both lists of APIs?":           "together",
 		"can both run at the same time?":          "together",
+		"does the letter casing matter?":          "sensitive",
+		"does capitalization matter here?":        "case",
+		"what does it give back?":                 "return",
 	} {
 		if got := NewQuestion(q).Related(); !slices.Contains(got, Stem(w)) {
 			t.Errorf("%q: related %v lacks %s, the docs' word for it", q, got, w)

@@ -222,6 +222,12 @@ var relatedWords = []struct {
 	{" speed up ", []string{"performance", "faster"}},
 	{" quiet ", []string{"silent", "log"}},
 	{" skip ", []string{"ignore", "exclude"}},
+	{" casing ", []string{"case", "sensitive", "insensitive"}},
+	{" capitalization ", []string{"case", "sensitive", "insensitive"}},
+	{" capitalisation ", []string{"case", "sensitive", "insensitive"}},
+	{" give back ", []string{"return", "returns", "returned"}},
+	{" gives back ", []string{"return", "returns", "returned"}},
+	{" hand back ", []string{"return", "returns", "returned"}},
 }
 
 // relatedTo returns the docs' words for the phrases a question holds.
