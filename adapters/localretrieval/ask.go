@@ -345,9 +345,10 @@ const elsewhereMinPassages = 2
 // withElsewhere sets the first passage's Elsewhere once the answer's
 // passages are settled (withinBudget: the line does not take a later
 // passage's place), when no opening line is quoted with it and at least
-// elsewhereMinPassages passages come from its doc: the doc's line that
-// answers best outside them (passage.Question.ElsewhereLine). Tune ask
-// +2, held out +2 (PostgreSQL the same), answers 1 % larger.
+// elsewhereMinPassages passages come from its doc, or it is the only
+// passage: the doc's line that answers best outside them
+// (passage.Question.ElsewhereLine). Tune ask +2, held out +2 (PostgreSQL
+// the same), answers 1 % larger.
 func withElsewhere(ps []quotedSection) {
 	if len(ps) == 0 || ps[0].doc == nil || ps[0].Opening != nil {
 		return
@@ -359,7 +360,10 @@ func withElsewhere(ps []quotedSection) {
 			same++
 		}
 	}
-	if same < elsewhereMinPassages {
+	// A lone passage (passages: loneFirstLines) has the answer's whole
+	// budget, and its doc is the only one found: tune +1 (pnpm sbom's
+	// formats, under its option's own heading), held out the same.
+	if same < elsewhereMinPassages && len(ps) > 1 {
 		return
 	}
 	quoted := func(l int) bool {

@@ -589,6 +589,20 @@ func TestAskQuotesTheDocsBetterLineElsewhere(t *testing.T) {
 	}
 }
 
+// A lone passage is quoted with its doc's better line elsewhere too: pnpm
+// sbom's opening names the formats, its option's own section the values.
+func TestAskQuotesALonePassagesBetterLineElsewhere(t *testing.T) {
+	root := copyDir(t, filepath.Join("..", "..", "testdata", "pnpm-docs", "docs"))
+	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "Which output formats can pnpm produce a software bill of materials in?", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := "\n  L37 (§ options/--sbom-format-cyclonedxspdx): The SBOM output format. This option is required. Supported values: `cyclonedx`, `spdx`.\n"
+	if strings.Count(a.Text, "\n[") != 1 || !strings.Contains(a.Text, "[1] cli/sbom § _preamble") || !strings.Contains(a.Text, line) {
+		t.Errorf("want one passage (pnpm sbom's opening) with its line L37 from the --sbom-format section:\n%s", a.Text)
+	}
+}
+
 // When the index finds one passage only, it has the answer's whole budget:
 // its section quotes loneFirstLines lines, not askFirstLines, so a fact on a
 // line that four would leave out is in view; with more passages, the
