@@ -336,21 +336,16 @@ func withOpening(p *quotedSection, ent sectionindex.Entry, lines []string, q pas
 	p.Opening, p.OpeningIn = &quotedLine{N: l, Text: quotedText(q, lines[l-1], maxQuotedLineLen)}, open.ID
 }
 
-// elsewhereMinPassages is how many of an answer's passages its first
-// passage's doc gives, at least, for withElsewhere to look past them:
-// the doc is the one that answers, its section perhaps not. Decided on the
-// fact eval's tune sets: 2 held two facts more, 3 and 4 one.
-const elsewhereMinPassages = 2
-
 // withElsewhere sets the first passage's Elsewhere once the answer's
 // passages are settled (withinBudget: the line does not take a later
-// passage's place), when no opening line is quoted with it and at least
-// elsewhereMinPassages passages come from its doc, or it is the only
-// passage: the doc's line that answers best outside them
-// (passage.Question.ElsewhereLine). Tune ask +2, held out +2 (PostgreSQL
-// the same), answers 1 % larger.
+// passage's place): the line of its doc that answers best outside every
+// passage, when it answers better than the passage's own best by
+// passage.ElsewhereShare (passage.Question.ElsewhereLine). Tune ask +5
+// (+2 where the doc gives two passages or more, +1 for a lone passage, +2
+// where it gives one of several), fresh +3, held out +2 (PostgreSQL the
+// same); answers 2 % larger.
 func withElsewhere(ps []quotedSection) {
-	if len(ps) == 0 || ps[0].doc == nil || ps[0].Opening != nil {
+	if len(ps) == 0 || ps[0].doc == nil {
 		return
 	}
 	p, d := &ps[0], ps[0].doc
@@ -360,12 +355,6 @@ func withElsewhere(ps []quotedSection) {
 			same++
 		}
 	}
-	// A lone passage (passages: loneFirstLines) has the answer's whole
-	// budget, and its doc is the only one found: tune +1 (pnpm sbom's
-	// formats, under its option's own heading), held out the same.
-	if same < elsewhereMinPassages && len(ps) > 1 {
-		return
-	}
 	quoted := func(l int) bool {
 		for _, o := range ps {
 			if o.Path == p.Path && o.Start <= l && l <= o.End {
@@ -374,7 +363,7 @@ func withElsewhere(ps []quotedSection) {
 		}
 		return d.shown[l]
 	}
-	l := d.question.ElsewhereLine(d.lines, d.ent.Structure.FrontmatterEnd+1, len(d.lines), p.Start, p.End, quoted)
+	l := d.question.ElsewhereLine(d.lines, d.ent.Structure.FrontmatterEnd+1, len(d.lines), p.Start, p.End, quoted, passage.ElsewhereShare(same, len(ps)))
 	if l == 0 {
 		return
 	}

@@ -603,6 +603,22 @@ func TestAskQuotesALonePassagesBetterLineElsewhere(t *testing.T) {
 	}
 }
 
+// When the first passage's doc gives one passage of several, its line
+// elsewhere is quoted when it answers far better (passage.ElsewhereShare):
+// Jest's mockClear warning, asked about in other words than its section's.
+func TestAskQuotesTheDocsFarBetterLineElsewhere(t *testing.T) {
+	root := copyDir(t, filepath.Join("..", "..", "testdata", "jest-docs", "docs"))
+	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "I kept a reference const m = myMock.mock, called myMock.mockClear(), and now m still shows the old calls. Why?", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(a.Text, "\n\n[2]")
+	line := "\n  L149 (§ reference/mockfnmockclear): Beware that `mockFn.mockClear()` will replace `mockFn.mock`, not just reset"
+	if strings.Count(first, "MockFunctionAPI § ") != 1 || strings.Count(a.Text, "\n[") < 2 || !strings.Contains(first, line) {
+		t.Errorf("want the first passage (one of Jest's MockFunctionAPI) with its line L149 from mockClear's section:\n%s", a.Text)
+	}
+}
+
 // When the index finds one passage only, it has the answer's whole budget:
 // its section quotes loneFirstLines lines, not askFirstLines, so a fact on a
 // line that four would leave out is in view; with more passages, the

@@ -237,11 +237,9 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		if gi == 0 && (req.MaxResults == 0 || req.DefaultLimit) {
 			// Context for the best section, as the close sections are an
 			// answer's when no max_results asks for a number of sections.
-			before := len(groups[gi].sections)
+			own := len(groups[gi].sections)
 			groups[gi].sections = withOpening(groups[gi], question, shownLines[groups[gi].doc.Path])
-			if len(groups[gi].sections) == before {
-				groups[gi].sections = withElsewhere(groups[gi], question, shownLines[groups[gi].doc.Path])
-			}
+			groups[gi].sections = withElsewhere(groups[gi], own, shown, question, shownLines[groups[gi].doc.Path])
 		}
 		groups[gi].sections = withDefinitions(groups[gi], shownLines[groups[gi].doc.Path])
 	}
@@ -433,23 +431,19 @@ func withOpening(g docHits, q passage.Question, shown map[int]bool) []sectionHit
 	return append([]sectionHits{sh}, g.sections...)
 }
 
-// elsewhereMinSections is how many shown sections the best doc gives, at
-// least, for withElsewhere to look past them, as librarian_ask's
-// elsewhereMinPassages.
-const elsewhereMinSections = 2
-
-// withElsewhere returns the best doc's shown sections with, after the
-// first, the doc's line that answers better than the best section's own,
-// outside every shown section (passage.Question.ElsewhereLine), under its
-// own section's header, when the doc gives elsewhereMinSections shown
-// sections or more: the doc answers, perhaps in a section its words name
-// less often. As withOpening's line, it is context: the sections shown,
-// their count and order are unchanged.
-func withElsewhere(g docHits, q passage.Question, shown map[int]bool) []sectionHits {
-	if len(g.sections) < elsewhereMinSections {
+// withElsewhere returns the best doc's shown sections (own of them its
+// own, the others its opening's) with, after its best, the doc's line
+// that answers better than the best section's own by
+// passage.ElsewhereShare (of the shown sections, own are the doc's),
+// outside every shown section (passage.Question.ElsewhereLine), under
+// its own section's header, as librarian_ask quotes it: the doc answers,
+// perhaps in a section its words name less often. As withOpening's line,
+// it is context: the sections shown, their count and order are unchanged.
+func withElsewhere(g docHits, own, shown int, q passage.Question, shownLines map[int]bool) []sectionHits {
+	if own == 0 {
 		return g.sections
 	}
-	best := g.sections[0]
+	best := g.sections[len(g.sections)-own]
 	lines := textLines(g.v, g.p.Content, 1, g.v.Lines())
 	quoted := func(l int) bool {
 		for _, sh := range g.sections {
@@ -457,9 +451,9 @@ func withElsewhere(g docHits, q passage.Question, shown map[int]bool) []sectionH
 				return true
 			}
 		}
-		return shown[l]
+		return shownLines[l]
 	}
-	l := q.ElsewhereLine(lines, g.p.Structure.FrontmatterEnd+1, len(lines), max(best.sec.Start, best.from), best.sec.End, quoted)
+	l := q.ElsewhereLine(lines, g.p.Structure.FrontmatterEnd+1, len(lines), max(best.sec.Start, best.from), best.sec.End, quoted, passage.ElsewhereShare(own, shown))
 	if l == 0 {
 		return g.sections
 	}
@@ -469,12 +463,12 @@ func withElsewhere(g docHits, q passage.Question, shown map[int]bool) []sectionH
 			sec = s // the innermost: sections come parents first
 		}
 	}
-	shown[l] = true
+	shownLines[l] = true
 	sh := sectionHits{sec: sec, lineRunes: rankedHitRunes}
 	h := hit{Line: l}
 	if a, b, ok := q.WindowWithin(lines[l-1], rankedHitRunes-rankedHitRunes/rankedHitBefore); ok {
 		h.Start, h.End = a, b
 	}
 	sh.hits = append(sh.hits, h)
-	return slices.Insert(slices.Clone(g.sections), 1, sh)
+	return slices.Insert(slices.Clone(g.sections), len(g.sections)-own+1, sh)
 }

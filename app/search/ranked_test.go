@@ -270,6 +270,24 @@ func TestRankedQuotesTheBestDocsBetterLineElsewhere(t *testing.T) {
 	}
 }
 
+// The best doc's line elsewhere is shown with its opening's line too:
+// Jest's MockFunctionAPI gives two sections and its opening, and the
+// mockClear warning under its own section's header.
+func TestRankedQuotesTheBestDocsLineElsewhereWithItsOpening(t *testing.T) {
+	lib := indexedCopy(t, "frontmatter", "../../testdata/jest-docs/docs")
+	query := "I kept a reference const m = myMock.mock, called myMock.mockClear(), and now m still shows the old calls. Why?"
+	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{Query: query, Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opening := "\nMockFunctionAPI (MockFunctionAPI.md) ~7006 tokens\n§ _preamble L5–11"
+	best := "\n§ reference/mockfnwhencalledwithargs/resetting L682–692"
+	elsewhere := "\n§ reference/mockfnmockclear L141–152 ~185 tokens\nL149: Beware that `mockFn.mockClear()` will replace `mockFn.mock`"
+	if !strings.Contains(got, opening) || !strings.Contains(got, best) || !strings.Contains(got, elsewhere) || strings.Index(got, elsewhere) < strings.Index(got, best) {
+		t.Errorf("want MockFunctionAPI's opening, its best section, then its line L149 under mockfnmockclear:\n%s", got)
+	}
+}
+
 // The best doc's opening (the text before its first heading) is quoted
 // above its best section when its line answers about as well: pnpm's
 // install page says in its opening, not under --frozen-lockfile, that an

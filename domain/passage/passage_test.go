@@ -870,15 +870,19 @@ func TestElsewhereLine(t *testing.T) {
 	quoted := func(from, to int) func(int) bool {
 		return func(l int) bool { return from <= l && l <= to }
 	}
-	if got := q.ElsewhereLine(doc, 1, len(doc), 3, 5, quoted(3, 8)); got != 10 {
+	if got := q.ElsewhereLine(doc, 1, len(doc), 3, 5, quoted(3, 8), ElsewhereShare(2, 5)); got != 10 {
 		t.Errorf("elsewhere line %d, want L10 (the Collector's line)", got)
 	}
-	if got := q.ElsewhereLine(doc, 1, len(doc), 3, 5, quoted(3, 10)); got != 0 {
+	if got := q.ElsewhereLine(doc, 1, len(doc), 3, 5, quoted(3, 10), ElsewhereShare(2, 5)); got != 0 {
 		t.Errorf("elsewhere line %d with every section quoted, want none", got)
 	}
 	topic := NewQuestion("what are mainframe workloads?")
-	if got := topic.ElsewhereLine(doc, 1, len(doc), 3, 5, quoted(3, 5)); got != 0 {
+	if got := topic.ElsewhereLine(doc, 1, len(doc), 3, 5, quoted(3, 5), ElsewhereShare(1, 1)); got != 0 {
 		t.Errorf("elsewhere line %d for a question the first section answers as well, want none", got)
+	}
+	if ElsewhereShare(2, 5) != ElsewhereShare(1, 1) || ElsewhereShare(1, 5) <= ElsewhereShare(2, 5) {
+		t.Errorf("ElsewhereShare: two passages of five %.2f, the lone one %.2f, one of five %.2f: want the same for the first two, more for one of several",
+			ElsewhereShare(2, 5), ElsewhereShare(1, 1), ElsewhereShare(1, 5))
 	}
 }
 
