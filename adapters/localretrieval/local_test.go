@@ -571,51 +571,38 @@ func TestAskQuotesTheBestDocsOpening(t *testing.T) {
 	}
 }
 
-// When the first passage's doc gives two passages or more, its line that
-// answers better than the passage's own, outside them, is quoted with it:
-// the OpenTelemetry mainframe page's sections that name mainframes most
-// take every place, and the line that says where the Collector runs is
-// under "How OpenTelemetry can help".
+// The first passage is quoted with its doc's line that answers better
+// than the passage's own, outside every passage (withElsewhere): when the
+// doc gives two passages or more (the OpenTelemetry mainframe page's
+// sections that name mainframes most take every place; where the Collector
+// runs is under "How OpenTelemetry can help"), when it gives the only one
+// (pnpm sbom's opening names the formats, its option's section the values),
+// and when it gives one of several but the line answers far better (Jest's
+// mockClear warning, asked about in other words than its section's).
 func TestAskQuotesTheDocsBetterLineElsewhere(t *testing.T) {
-	root := copyDir(t, filepath.Join("..", "..", "testdata", "otel-docs", "docs"))
-	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "When bringing IBM Z mainframe workloads into OpenTelemetry, where does the Collector usually run?", Tags: tags})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(a.Text, "\n\n[2]")
-	line := "\n  L124 (§ how-opentelemetry-can-help): In a mainframe context, the Collector often runs **off-platform** (for example,\n"
-	if !strings.Contains(first, "[1] platforms/mainframe § ") || strings.Contains(first, "§ how-opentelemetry-can-help ·") || !strings.Contains(first, line) {
-		t.Errorf("want the first passage (the mainframe page) with its line L124 from another section:\n%s", a.Text)
-	}
-}
-
-// A lone passage is quoted with its doc's better line elsewhere too: pnpm
-// sbom's opening names the formats, its option's own section the values.
-func TestAskQuotesALonePassagesBetterLineElsewhere(t *testing.T) {
-	root := copyDir(t, filepath.Join("..", "..", "testdata", "pnpm-docs", "docs"))
-	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "Which output formats can pnpm produce a software bill of materials in?", Tags: tags})
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := "\n  L37 (§ options/--sbom-format-cyclonedxspdx): The SBOM output format. This option is required. Supported values: `cyclonedx`, `spdx`.\n"
-	if strings.Count(a.Text, "\n[") != 1 || !strings.Contains(a.Text, "[1] cli/sbom § _preamble") || !strings.Contains(a.Text, line) {
-		t.Errorf("want one passage (pnpm sbom's opening) with its line L37 from the --sbom-format section:\n%s", a.Text)
-	}
-}
-
-// When the first passage's doc gives one passage of several, its line
-// elsewhere is quoted when it answers far better (passage.ElsewhereShare):
-// Jest's mockClear warning, asked about in other words than its section's.
-func TestAskQuotesTheDocsFarBetterLineElsewhere(t *testing.T) {
-	root := copyDir(t, filepath.Join("..", "..", "testdata", "jest-docs", "docs"))
-	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "I kept a reference const m = myMock.mock, called myMock.mockClear(), and now m still shows the old calls. Why?", Tags: tags})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, _, _ := strings.Cut(a.Text, "\n\n[2]")
-	line := "\n  L149 (§ reference/mockfnmockclear): Beware that `mockFn.mockClear()` will replace `mockFn.mock`, not just reset"
-	if strings.Count(first, "MockFunctionAPI § ") != 1 || strings.Count(a.Text, "\n[") < 2 || !strings.Contains(first, line) {
-		t.Errorf("want the first passage (one of Jest's MockFunctionAPI) with its line L149 from mockClear's section:\n%s", a.Text)
+	for _, c := range []struct {
+		name, corpus, query string
+		head, line          string // the first passage's header, its line elsewhere
+		passages            int    // how many passages, 0 for any
+	}{
+		{"two passages of the doc", "otel-docs", "When bringing IBM Z mainframe workloads into OpenTelemetry, where does the Collector usually run?",
+			"[1] platforms/mainframe § ", "\n  L124 (§ how-opentelemetry-can-help): In a mainframe context, the Collector often runs **off-platform** (for example,\n", 0},
+		{"a lone passage", "pnpm-docs", "Which output formats can pnpm produce a software bill of materials in?",
+			"[1] cli/sbom § _preamble", "\n  L37 (§ options/--sbom-format-cyclonedxspdx): The SBOM output format. This option is required. Supported values: `cyclonedx`, `spdx`.\n", 1},
+		{"one passage of several", "jest-docs", "I kept a reference const m = myMock.mock, called myMock.mockClear(), and now m still shows the old calls. Why?",
+			"[1] MockFunctionAPI § ", "\n  L149 (§ reference/mockfnmockclear): Beware that `mockFn.mockClear()` will replace `mockFn.mock`, not just reset", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := copyDir(t, filepath.Join("..", "..", "testdata", c.corpus, "docs"))
+			a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: c.query, Tags: tags})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(a.Text, "\n\n[2]")
+			if !strings.Contains(first, c.head) || !strings.Contains(first, c.line) || c.passages > 0 && strings.Count(a.Text, "\n[") != c.passages {
+				t.Errorf("want the first passage (%s) with its line elsewhere %q:\n%s", c.head, c.line, a.Text)
+			}
+		})
 	}
 }
 
