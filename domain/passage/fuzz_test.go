@@ -18,6 +18,7 @@ func FuzzShown(f *testing.F) {
 	f.Add("", "", 0, 0, 0, 0)
 	f.Add("does pnpm install -g --x, `a && b()`, -", "`pnpm install -g` no\n", 1, 2, 1, 0)
 	f.Add("does fn.when('a').then(1) fire for fn('a', 'b') or f((", "- `fn('a','b')` does not\nfn.when('a').then(1);\n", 1, 3, 2, 0)
+	f.Add("will it add \"use strict\" or \u201cx\u201d or \"", "## A\nno\n## B\nit never adds `\"use strict\"`\n", 1, 2, 3, 0)
 	f.Fuzz(func(t *testing.T, question, text string, from, to, n, seen int) {
 		lines := strings.Split(text, "\n")
 		from, to = from%(len(lines)+2), to%(len(lines)+2)
@@ -71,6 +72,12 @@ func FuzzShown(f *testing.F) {
 			if prior[l] || l < max(from, 1) || l > min(to, len(lines)) {
 				t.Fatalf("ShownProse = %v shows line %d, shown above or outside %d..%d", prose, l, from, to)
 			}
+		}
+		// A doc's line elsewhere: none, or a line of the doc outside the
+		// range quoted and not shown above.
+		quoted := func(l int) bool { return l >= from && l <= to || prior[l] }
+		if l := q.ElsewhereLine(lines, 1, len(lines), from, to, quoted, ElsewhereShare(1, n+1)); l != 0 && (l < 1 || l > len(lines) || quoted(l)) {
+			t.Fatalf("ElsewhereLine = %d: outside 1..%d, or quoted (%d..%d)", l, len(lines), from, to)
 		}
 		for _, r := range q.Rank([]Span{{Doc: "a", Lines: lines, From: from, To: to}, {Doc: "b", Lines: lines, From: 1, To: len(lines)}}, []float64{1, 0.5}) {
 			if r < 0 || r > 1.0000001 {
