@@ -247,44 +247,44 @@ func TestRankedQuotesTheFrontmatterSummary(t *testing.T) {
 	}
 }
 
-// When the best doc gives two shown sections or more, its line that
-// answers better than the best section's own, outside them, is quoted
-// under its section's header after the best section, as context the count
-// leaves out: the OpenTelemetry mainframe page's sections that name
-// mainframes most are shown, and the line that says where the Collector
-// runs is under "How OpenTelemetry can help".
+// The best doc's line that answers better than its best section's own,
+// outside every shown section, is quoted under its section's header after
+// the best section, as context the count of sections leaves out: the
+// OpenTelemetry mainframe page's sections that name mainframes most are
+// shown, and where the Collector runs is under "How OpenTelemetry can
+// help"; Jest's MockFunctionAPI gives two sections and its opening's line,
+// and the mockClear warning is shown with them.
 func TestRankedQuotesTheBestDocsBetterLineElsewhere(t *testing.T) {
-	lib := indexedCopy(t, "frontmatter", "../../testdata/otel-docs/docs")
-	query := "When bringing IBM Z mainframe workloads into OpenTelemetry, where does the Collector usually run?"
-	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{Query: query, Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	best := "\nplatforms/mainframe (platforms/mainframe.md) ~1732 tokens\n§ how-mainframes-show-up-in-opentelemetry-architectures L58–83"
-	elsewhere := "\n§ how-opentelemetry-can-help L112–130 ~190 tokens\nL124: In a mainframe context, the Collector often runs **off-platform** (for example,\n"
-	var shown int
-	fmt.Sscanf(got, "%d sections of ", &shown)
-	if strings.Count(got, "\n§ ") != shown+1 || !strings.Contains(got, best) || !strings.Contains(got, elsewhere) ||
-		strings.Index(got, elsewhere) < strings.Index(got, best) {
-		t.Errorf("want the mainframe page's best section, then its line L124 under how-opentelemetry-can-help:\n%s", got)
-	}
-}
-
-// The best doc's line elsewhere is shown with its opening's line too:
-// Jest's MockFunctionAPI gives two sections and its opening, and the
-// mockClear warning under its own section's header.
-func TestRankedQuotesTheBestDocsLineElsewhereWithItsOpening(t *testing.T) {
-	lib := indexedCopy(t, "frontmatter", "../../testdata/jest-docs/docs")
-	query := "I kept a reference const m = myMock.mock, called myMock.mockClear(), and now m still shows the old calls. Why?"
-	got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{Query: query, Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opening := "\nMockFunctionAPI (MockFunctionAPI.md) ~7006 tokens\n§ _preamble L5–11"
-	best := "\n§ reference/mockfnwhencalledwithargs/resetting L682–692"
-	elsewhere := "\n§ reference/mockfnmockclear L141–152 ~185 tokens\nL149: Beware that `mockFn.mockClear()` will replace `mockFn.mock`"
-	if !strings.Contains(got, opening) || !strings.Contains(got, best) || !strings.Contains(got, elsewhere) || strings.Index(got, elsewhere) < strings.Index(got, best) {
-		t.Errorf("want MockFunctionAPI's opening, its best section, then its line L149 under mockfnmockclear:\n%s", got)
+	for _, c := range []struct {
+		corpus, query   string
+		best, elsewhere string // the doc's best section, then its line elsewhere
+		opening         string // the doc's opening, shown above, when there is one
+	}{
+		{"otel-docs", "When bringing IBM Z mainframe workloads into OpenTelemetry, where does the Collector usually run?",
+			"\nplatforms/mainframe (platforms/mainframe.md) ~1732 tokens\n§ how-mainframes-show-up-in-opentelemetry-architectures L58–83",
+			"\n§ how-opentelemetry-can-help L112–130 ~190 tokens\nL124: In a mainframe context, the Collector often runs **off-platform** (for example,\n", ""},
+		{"jest-docs", "I kept a reference const m = myMock.mock, called myMock.mockClear(), and now m still shows the old calls. Why?",
+			"\n§ reference/mockfnwhencalledwithargs/resetting L682–692",
+			"\n§ reference/mockfnmockclear L141–152 ~185 tokens\nL149: Beware that `mockFn.mockClear()` will replace `mockFn.mock`",
+			"\nMockFunctionAPI (MockFunctionAPI.md) ~7006 tokens\n§ _preamble L5–11"},
+	} {
+		t.Run(c.corpus, func(t *testing.T) {
+			lib := indexedCopy(t, "frontmatter", "../../testdata/"+c.corpus+"/docs")
+			got, err := New(lib).SearchDocuments(context.Background(), SearchRequest{Query: c.query, Mode: SearchRanked, Scope: domain.Scope{Depth: -1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var shown int
+			fmt.Sscanf(got, "%d sections of ", &shown)
+			extra := 1 // the line elsewhere, and the opening's when there is one
+			if c.opening != "" {
+				extra++
+			}
+			if strings.Count(got, "\n§ ") != shown+extra || !strings.Contains(got, c.opening) || !strings.Contains(got, c.best) ||
+				!strings.Contains(got, c.elsewhere) || strings.Index(got, c.elsewhere) < strings.Index(got, c.best) {
+				t.Errorf("want %d sections and %d of context: the best doc's best section, then its line elsewhere %q:\n%s", shown, extra, c.elsewhere, got)
+			}
+		})
 	}
 }
 
