@@ -1,5 +1,7 @@
 package domain
 
+import "sort"
+
 // Section is a part of a document that starts at a heading (or, for the
 // special sections, at the start of the file or of the title) and runs to
 // the line before the next heading of the same or a higher level.
@@ -134,4 +136,25 @@ func (s Structure) Opening() (i, from, to int, ok bool) {
 	}
 	from = max(from, s.FrontmatterEnd+1)
 	return 0, from, to, from <= to
+}
+
+// InnermostSection returns the index of the deepest of secs (a
+// Structure's Sections) holding line, -1 when none does. Sections come in
+// document order, a parent before its children, so the innermost is found
+// from the last section starting at or before the line, climbing parents
+// until one reaches down to it.
+func InnermostSection(secs []Section, line int) int {
+	i := sort.Search(len(secs), func(i int) bool { return secs[i].Start > line }) - 1
+	for i >= 0 {
+		if secs[i].End >= line && secs[i].Start <= line {
+			return i
+		}
+		if secs[i].Parent < 0 || secs[i].Parent >= i {
+			// A top-level section that ends before the line: an earlier
+			// one cannot reach further.
+			return -1
+		}
+		i = secs[i].Parent
+	}
+	return -1
 }

@@ -8,6 +8,7 @@ package localretrieval
 import (
 	"strings"
 
+	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/passage"
 	"github.com/librarian/librarian/domain/wording"
 	"github.com/librarian/librarian/ports/sectionindex"
@@ -76,10 +77,8 @@ func withElsewhere(ps []quotedSection) {
 	if l == 0 {
 		return
 	}
-	for _, sec := range d.ent.Structure.Sections {
-		if sec.Start <= l && l <= sec.End {
-			p.ElsewhereIn = sec.ID // the innermost: sections come parents first
-		}
+	if i := domain.InnermostSection(d.ent.Structure.Sections, l); i >= 0 {
+		p.ElsewhereIn = d.ent.Structure.Sections[i].ID
 	}
 	d.shown[l] = true
 	p.Elsewhere = &quotedLine{N: l, Text: quotedText(d.question, d.lines[l-1], maxQuotedLineLen)}

@@ -131,11 +131,11 @@ func (w *hitWriter) run(hits []hit, first, last int) {
 		}
 	}
 	for wi, win := range domain.HitWindows(lines, headers, w.st.context, first, last) {
-		if wi > 0 && w.st.context > 0 && (w.fixed || innermostSectionIndex(s.Sections, win.From) == w.cur) {
+		if wi > 0 && w.st.context > 0 && (w.fixed || domain.InnermostSection(s.Sections, win.From) == w.cur) {
 			w.b.WriteString("--\n")
 		}
 		for line := win.From; line <= win.To; line++ {
-			if sec := innermostSectionIndex(s.Sections, line); !w.fixed && sec != w.cur {
+			if sec := domain.InnermostSection(s.Sections, line); !w.fixed && sec != w.cur {
 				w.cur = sec
 				if sec >= 0 {
 					writeSectionLine(w.b, s.Sections[sec], w.g.v, len(content), !w.named[sec])

@@ -88,7 +88,7 @@ func (g docHits) data() DocResult {
 	}
 	cur := -2
 	for _, h := range g.hits {
-		if i := innermostSectionIndex(s.Sections, h.Line); i != cur || len(out.Sections) == 0 {
+		if i := domain.InnermostSection(s.Sections, h.Line); i != cur || len(out.Sections) == 0 {
 			cur = i
 			sr := SectionResult{}
 			if i >= 0 {

@@ -239,7 +239,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 			// answer's when no max_results asks for a number of sections.
 			own := len(groups[gi].sections)
 			groups[gi].sections = withOpening(groups[gi], question, shownLines[groups[gi].doc.Path])
-			groups[gi].sections = withElsewhere(groups[gi], own, shown, question, shownLines[groups[gi].doc.Path])
+			groups[gi].sections = withElsewhere(groups[gi], docLines[groups[gi].doc.Path], own, shown, question, shownLines[groups[gi].doc.Path])
 		}
 		groups[gi].sections = withDefinitions(groups[gi], shownLines[groups[gi].doc.Path])
 	}
@@ -432,19 +432,19 @@ func withOpening(g docHits, q passage.Question, shown map[int]bool) []sectionHit
 }
 
 // withElsewhere returns the best doc's shown sections (own of them its
-// own, the others its opening's) with, after its best, the doc's line
-// that answers better than the best section's own by
-// passage.ElsewhereShare (of the shown sections, own are the doc's),
+// own, the others its opening's; lines its text as textLines read it for
+// ranking) with, after its best, the doc's line that answers better than
+// the best section's own by passage.ElsewhereShare (of the shown
+// sections, own are the doc's),
 // outside every shown section (passage.Question.ElsewhereLine), under
 // its own section's header, as librarian_ask quotes it: the doc answers,
 // perhaps in a section its words name less often. As withOpening's line,
 // it is context: the sections shown, their count and order are unchanged.
-func withElsewhere(g docHits, own, shown int, q passage.Question, shownLines map[int]bool) []sectionHits {
-	if own == 0 {
+func withElsewhere(g docHits, lines []string, own, shown int, q passage.Question, shownLines map[int]bool) []sectionHits {
+	if own == 0 || len(lines) == 0 {
 		return g.sections
 	}
 	best := g.sections[len(g.sections)-own]
-	lines := textLines(g.v, g.p.Content, 1, g.v.Lines())
 	quoted := func(l int) bool {
 		for _, sh := range g.sections {
 			if sh.sec.Start <= l && l <= sh.sec.End {
@@ -458,10 +458,8 @@ func withElsewhere(g docHits, own, shown int, q passage.Question, shownLines map
 		return g.sections
 	}
 	var sec domain.Section
-	for _, s := range g.p.Structure.Sections {
-		if s.Start <= l && l <= s.End {
-			sec = s // the innermost: sections come parents first
-		}
+	if i := domain.InnermostSection(g.p.Structure.Sections, l); i >= 0 {
+		sec = g.p.Structure.Sections[i]
 	}
 	shownLines[l] = true
 	sh := sectionHits{sec: sec, lineRunes: rankedHitRunes}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -347,31 +346,10 @@ type hit = textmatch.Hit
 // innermostSection returns the full id of the deepest section holding line,
 // "" when none does (blank lines after frontmatter, before any heading).
 func innermostSection(secs []domain.Section, line int) string {
-	if i := innermostSectionIndex(secs, line); i >= 0 {
+	if i := domain.InnermostSection(secs, line); i >= 0 {
 		return secs[i].ID
 	}
 	return ""
-}
-
-// innermostSectionIndex returns the index of the deepest section holding
-// line, -1 when none does. Sections come in document order, a parent
-// before its children, so the innermost is found from the last section
-// starting at or before the line, climbing parents until one reaches down
-// to it.
-func innermostSectionIndex(secs []domain.Section, line int) int {
-	i := sort.Search(len(secs), func(i int) bool { return secs[i].Start > line }) - 1
-	for i >= 0 {
-		if secs[i].End >= line && secs[i].Start <= line {
-			return i
-		}
-		if secs[i].Parent < 0 || secs[i].Parent >= i {
-			// A top-level section that ends before the line: an earlier
-			// one cannot reach further.
-			return -1
-		}
-		i = secs[i].Parent
-	}
-	return -1
 }
 
 // trimAround shortens a long line to about maxHitRunes runes around the
