@@ -116,6 +116,8 @@ func TestRelatedWords(t *testing.T) {
 		"does the letter casing matter?":          "sensitive",
 		"does capitalization matter here?":        "case",
 		"what does it give back?":                 "return",
+		"in what order do two listeners run?":     "multiple",
+		"can I list several setup files?":         "multiple",
 	} {
 		if got := NewQuestion(q).Related(); !slices.Contains(got, Stem(w)) {
 			t.Errorf("%q: related %v lacks %s, the docs' word for it", q, got, w)

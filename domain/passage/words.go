@@ -228,6 +228,11 @@ var relatedWords = []struct {
 	{" give back ", []string{"return", "returns", "returned"}},
 	{" gives back ", []string{"return", "returns", "returned"}},
 	{" hand back ", []string{"return", "returns", "returned"}},
+	// A count the question gives its own things ("two of my rules",
+	// "several setup files") is the docs' "multiple" ("If multiple
+	// selectors have equal specificity"): tune ask +2, ranked +1.
+	{" two ", []string{"multiple"}},
+	{" several ", []string{"multiple"}},
 }
 
 // relatedTo returns the docs' words for the phrases a question holds.
