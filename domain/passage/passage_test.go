@@ -118,6 +118,9 @@ func TestRelatedWords(t *testing.T) {
 		"what does it give back?":                 "return",
 		"in what order do two listeners run?":     "multiple",
 		"can I list several setup files?":         "multiple",
+		"does the dev server read it?":            "development",
+		"what does the cache keep?":               "store",
+		"which address does it bind?":             "host",
 	} {
 		if got := NewQuestion(q).Related(); !slices.Contains(got, Stem(w)) {
 			t.Errorf("%q: related %v lacks %s, the docs' word for it", q, got, w)

