@@ -431,15 +431,16 @@ func withOpening(g docHits, q passage.Question, shown map[int]bool) []sectionHit
 	return append([]sectionHits{sh}, g.sections...)
 }
 
-// withElsewhere returns the best doc's shown sections (own of them its
-// own, the others its opening's; lines its text as textLines read it for
-// ranking) with, after its best, the doc's line that answers better than
-// the best section's own by passage.ElsewhereShare (of the shown
-// sections, own are the doc's),
-// outside every shown section (passage.Question.ElsewhereLine), under
-// its own section's header, as librarian_ask quotes it: the doc answers,
-// perhaps in a section its words name less often. As withOpening's line,
-// it is context: the sections shown, their count and order are unchanged.
+// withElsewhere returns the best doc's shown sections with one more after
+// its best: the doc's line that answers better than the best section's
+// own (by passage.ElsewhereShare), outside every shown section
+// (passage.Question.ElsewhereLine), under its own section's header, as
+// librarian_ask quotes it: the doc answers, perhaps in a section its
+// words name less often. own is how many of g.sections are the doc's
+// shown sections (those before them are its opening's), shown how many
+// sections the whole answer shows, lines the doc's text as ranking read
+// it (textLines). As withOpening's line, it is context: the sections
+// shown, their count and order are unchanged.
 func withElsewhere(g docHits, lines []string, own, shown int, q passage.Question, shownLines map[int]bool) []sectionHits {
 	if own == 0 || len(lines) == 0 {
 		return g.sections
