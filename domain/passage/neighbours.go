@@ -21,7 +21,11 @@ import (
 // container's marker (`::: warning`, isMarkup) is passed, and the two
 // lines after it looked at instead: the warning is the line (tune +1 each
 // way over both indexes, held out the same); so is a second one (a tab
-// inside its tabs), up to five lines down.
+// inside its tabs), up to five lines down. So is the line right after l
+// when it reads as l does (repeatsChosen: a screenshot's dark-mode twin
+// under its light one, the same command in the next tab), and the two
+// lines after it looked at instead: tune +1 each way, the fresh sets the
+// same, answers no larger.
 func followingLine(lines []string, l, to int) int {
 	if l < 1 {
 		return 0 // a fallback line outside the file (the index's, stale)
@@ -34,6 +38,10 @@ func followingLine(lines []string, l, to int) int {
 		}
 		if isMarkup(t) && limit < l+6 {
 			limit = k + 2
+			continue
+		}
+		if k == l+1 && repeatsChosen(lines, []int{l}, k) {
+			limit = k + 2 // its twin (a dark-mode screenshot, another tab's command) says nothing new
 			continue
 		}
 		if strings.HasPrefix(t, "#") || utf8.RuneCountInString(t) > followedLineRunes || !holdsWord(t) {

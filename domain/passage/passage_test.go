@@ -231,6 +231,39 @@ func TestShownFollowedQuotesTheNextLine(t *testing.T) {
 	if got := followingLine(boxed, 1, 5); got != 4 {
 		t.Errorf("followingLine(1) = %d, want 4, the warning's text past its marker", got)
 	}
+	// A screenshot's dark-mode twin is not the line: the text after it is.
+	twins := []string{
+		`<img alt="The module graph view" img-light src="/ui/light-module-graph.png">`,
+		`<img alt="The module graph view" img-dark src="/ui/dark-module-graph.png">`,
+		"",
+		"If there are more than 50 modules, the graph shows only two levels.",
+	}
+	if got := followingLine(twins, 1, 4); got != 4 {
+		t.Errorf("followingLine(1) = %d, want 4, past the twin line 2", got)
+	}
+}
+
+// TestRareLineKeepsASoleLine: the place the rare word's line takes is not
+// that of a chosen line which is itself the one line holding another word
+// of the question.
+func TestRareLineKeepsASoleLine(t *testing.T) {
+	q := NewQuestion("if I pass a style prop inside an svg, which wrapper does it use?")
+	lines := []string{
+		"You can pass a style to a wrapper.",       // 1: the only line with "pass"
+		"The wrapper holds the style prop.",        // 2
+		"The wrapper style prop is set inside it.", // 3: the only line with "inside"
+		"For an svg, it uses a g element instead.", // 4: the only line with "svg"
+	}
+	got := q.withRareLine(lines, 1, 4, []int{2, 4}, map[int]bool{}, map[int]int{})
+	if !slices.Equal(got, []int{1, 4}) {
+		t.Errorf("withRareLine = %v, want [1 4]: line 4 alone says svg, so line 2 gives its place to line 1", got)
+	}
+	if got := q.withRareLine(lines, 1, 4, []int{2, 3}, map[int]bool{}, map[int]int{}); !slices.Equal(got, []int{1, 3}) {
+		t.Errorf("withRareLine = %v, want [1 3]: line 3 alone says inside, so line 2 gives its place", got)
+	}
+	if got := q.withRareLine(lines, 1, 4, []int{1, 4}, map[int]bool{}, map[int]int{}); !slices.Equal(got, []int{1, 4}) {
+		t.Errorf("withRareLine = %v, want [1 4]: each chosen line is a rare word's own, so neither gives its place to line 3", got)
+	}
 }
 
 // TestShownTakesOneLineOfACodeBlock: an example that repeats the
