@@ -54,8 +54,8 @@ func FuzzShown(f *testing.F) {
 		// The best section's lines (the following ones, the rare word's):
 		// in order, once each, not shown above, within a few per place.
 		followed := q.ShownFollowed(lines, from, to, n, []int{from}, maps.Clone(prior))
-		if !slices.IsSorted(followed) || len(slices.Compact(slices.Clone(followed))) != len(followed) || len(followed) > 3*max(n, 1) {
-			t.Fatalf("ShownFollowed = %v: not in order, a line twice, or over 3n = %d", followed, 3*max(n, 1))
+		if !slices.IsSorted(followed) || len(slices.Compact(slices.Clone(followed))) != len(followed) || len(followed) > (maxFollowedShare+maxNextSentenceLines)*max(n, 1) {
+			t.Fatalf("ShownFollowed = %v: not in order, a line twice, or over 6n = %d", followed, (maxFollowedShare+maxNextSentenceLines)*max(n, 1))
 		}
 		for _, l := range followed {
 			if prior[l] {
