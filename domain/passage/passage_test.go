@@ -1197,3 +1197,32 @@ func TestShownPassesOverARepeatedLongLine(t *testing.T) {
 		t.Error("repeatsChosen: want the bun line to repeat the node line, and line 3 not to")
 	}
 }
+
+// TestShownProseFollowsInCodesPlace: in a section after the best, the
+// place a code line takes unquoted goes to the line after a chosen prose
+// line when that holds a word asked ("If the component is not found, ...
+// the name string is returned" after "`resolveComponent()` must be called
+// inside ..."); a line that is only a link is passed over.
+func TestShownProseFollowsInCodesPlace(t *testing.T) {
+	lines := []string{
+		"## resolveComponent()",
+		"",
+		"```ts",
+		"function resolveComponent(name: string): Component | string",
+		"```",
+		"",
+		"`resolveComponent()` must be called inside setup() to resolve a registered component.",
+		"",
+		"If it is not found, a warning is emitted and the name string comes back.",
+		"",
+		"[registered components](https://example.com/registered-resolve-component)",
+	}
+	q := NewQuestion("What does resolveComponent() return when nothing is registered under the name?")
+	got := q.ShownProse(lines, 1, len(lines), 2, nil, map[int]bool{})
+	if !slices.Contains(got, 9) || slices.Contains(got, 4) || slices.Contains(got, 11) {
+		t.Errorf("ShownProse = %v, want line 9 (after the chosen prose line, in the code line's place), not the code line 4 nor the link line 11", got)
+	}
+	if !linkOnly("[exporter package](https://pypi.org/x)") || !linkOnly("- [a](b), [c](d).") || linkOnly("See [the guide](x) for more.") || linkOnly("plain text") {
+		t.Error("linkOnly: want true for a line of links alone, false for a line with words of its own")
+	}
+}
