@@ -193,12 +193,13 @@ var yesNoVerbs = map[string]bool{"can": true, "could": true, "does": true, "do":
 	"will": true, "would": true, "should": true, "must": true, "may": true}
 
 // statesLimit reports whether a line states a limit or an exception:
-// not, never, only, unless, except, without, each between blanks (with
+// not, never, only, unless, except, without, required, optional (whether
+// something may be left out: "{PLACEMENT} is required"), each between blanks (with
 // punctuation read as blanks too, "is not." and "(only", the tune sets
 // lost one fact over PostgreSQL).
 func statesLimit(s string) bool {
 	low := " " + strings.ToLower(s) + " "
-	return containsAny(low, []string{" not ", " no ", " never ", " cannot ", " can't ", " only ", " unless ", " except", " won't ", " doesn't ", " isn't ", " without "})
+	return containsAny(low, []string{" not ", " no ", " never ", " cannot ", " can't ", " only ", " unless ", " except", " won't ", " doesn't ", " isn't ", " without ", " required ", " optional "})
 }
 
 // keyedLineBoost is how much more a table row or a list item weighs, as

@@ -195,7 +195,10 @@ var relatedWords = []struct {
 	{" pictures ", []string{"images"}},
 	{" force ", []string{"override"}},
 	{" called ", []string{"name"}},
-	{" leave out ", []string{"exclude", "omit"}},
+	// Whether a thing may be left out is whether the docs call it
+	// required or optional ("- {PLACEMENT} is required and must be ...").
+	{" leave out ", []string{"exclude", "omit", "required", "optional"}},
+	{" omit ", []string{"required", "optional"}},
 	{" at the same time ", []string{"concurrency", "concurrent", "simultaneously", "parallel", "together"}},
 	{" both ", []string{"together"}},
 	{" remove ", []string{"delete"}},
