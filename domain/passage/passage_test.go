@@ -102,6 +102,16 @@ func TestRelatedWords(t *testing.T) {
 	if got := NewQuestion("Why do two rules undo each other?").Related(); slices.Contains(got, "2") {
 		t.Errorf("related %v holds 2: two is a count of the question's own things", got)
 	}
+	// Whether a thing may be left out is whether the docs call it
+	// required: the rule line answers though it shares no word asked.
+	placement := []string{"#### Rules", "- {COLOR} can be one of the color names",
+		"- {PLACEMENT} is required and must be either `chat-start` or `chat-end`", "- The bubble's text may hold HTML"}
+	if got := NewQuestion("Can I leave out the class that puts a message on the left or right side?").Lines(placement, 1, 4, 1); len(got) == 0 || got[0].Line != 3 {
+		t.Errorf("lines %v, want line 3, the rule saying the placement class is required", got)
+	}
+	if !statesLimit("- {PLACEMENT} is required and must be either") || statesLimit("- requiredness is a word") {
+		t.Error("statesLimit: a line calling a thing required states a limit; a word holding required does not")
+	}
 	if got := NewQuestion("Do I have to pass a name?").Related(); !slices.Contains(got, Stem("required")) {
 		t.Errorf("related %v lacks required, the docs' word for what one has to do", got)
 	}
