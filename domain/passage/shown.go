@@ -289,6 +289,10 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 // through for its n: enough past those a code block already gave one.
 const maxScoredLines = 12
 
+// proseShareOfCode is how near a code line's score the best prose line
+// must score to take a section's place when only code was chosen.
+const proseShareOfCode = 0.5
+
 // chosen is the section's n best lines (Lines) that a section quoted above
 // does not show already (shown), and at most one of each fenced code
 // block: an example that repeats the question's names on every line
@@ -305,10 +309,29 @@ func (q Question) chosen(lines []string, from, to, n int, shown map[int]bool, bl
 	used := map[int]bool{}
 	var out []int
 	places, firstCode := 0, 0
-	for _, sc := range q.Lines(lines, from, to, n+maxScoredLines) {
-		if places == n {
+	looked := 0
+	firstScore, prose := 0.0, 0
+	scored := q.Lines(lines, from, to, to-from+1)
+	for i, sc := range scored {
+		if places == n || looked == n+maxScoredLines {
+			// A section whose places all went to code shows its best prose
+			// line instead of a code line, when it scores near it.
+			if proseOnly && len(out) == 0 && firstCode > 0 {
+				for _, p := range scored[i:] {
+					if block[p.Line] == 0 && !shown[p.Line] && !linkOnly(lines[p.Line-1]) {
+						if p.Score >= proseShareOfCode*firstScore {
+							prose = p.Line
+						}
+						break
+					}
+				}
+			}
 			break
 		}
+		if b := block[sc.Line]; b > 0 && used[b] {
+			continue // a block's other lines do not use up the lines looked through
+		}
+		looked++
 		if shown[sc.Line] || repeatsChosen(lines, out, sc.Line) {
 			continue
 		}
@@ -316,20 +339,20 @@ func (q Question) chosen(lines []string, from, to, n int, shown map[int]bool, bl
 			continue // a link's words alone: no fact, and a long address (tune answers 0.35 % smaller, the same facts)
 		}
 		if b := block[sc.Line]; b > 0 {
-			if used[b] {
-				continue
-			}
 			used[b] = true
 			if proseOnly {
 				places++
 				if firstCode == 0 {
-					firstCode = sc.Line
+					firstCode, firstScore = sc.Line, sc.Score
 				}
 				continue
 			}
 		}
 		places++
 		out = append(out, sc.Line)
+	}
+	if len(out) == 0 && prose > 0 {
+		return []int{prose}, places - 1
 	}
 	if len(out) == 0 && firstCode > 0 {
 		out = append(out, firstCode) // a section of code alone shows its best line
