@@ -7,7 +7,6 @@ package passage
 // ShownProse, Shown's prose lines).
 
 import (
-	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -405,88 +404,6 @@ func wordSet(s string) map[string]bool {
 	return out
 }
 
-// withRareLine returns the best section's chosen lines (chosen) with the
-// last of them given to the one line of from..to that holds a word of the
-// question no other line of the section holds, when none of them holds
-// it: a sentence that names the one thing asked ("print the test files
-// only") among lines that each repeat the section's topic. Decided on the
-// fact eval's tune sets: +5 each way (code lines counted too: +3; web
-// addresses counted: +4; in every section's chosen lines, not only the
-// best one's: +2, one lost); held out +1 each way.
-//
-// A chosen line that is itself the one line holding another of the
-// question's words keeps its place: the place given is the last chosen
-// line that is not ("For an SVG element, it would use `<g>` instead:",
-// the only line saying "svg", gave its place to the only one saying
-// "pass"); when every chosen line is such a line, none is given. Tune +1
-// each way, the fresh sets the same.
-func (q Question) withRareLine(lines []string, from, to int, chosen []int, shown map[int]bool, block map[int]int) []int {
-	if len(chosen) < 2 {
-		return chosen
-	}
-	where := q.linesHolding(lines, from, to, block)
-	if l := rareLine(q.terms, where, chosen, shown); l > 0 {
-		sole := map[int]bool{}
-		for _, ks := range where {
-			if len(ks) == 1 {
-				sole[ks[0]] = true
-			}
-		}
-		j := len(chosen) - 1
-		for j >= 0 && sole[chosen[j]] {
-			j--
-		}
-		if j < 0 {
-			return chosen
-		}
-		chosen = slices.Clone(chosen)
-		chosen[j] = l
-	}
-	return chosen
-}
-
-// rareLine is the one line (linesHolding's where) holding a word of terms
-// that no other line holds, nor a chosen one, nor a line shown; the first
-// such word in the question's order; 0 when none.
-func rareLine(terms []string, where map[string][]int, chosen []int, shown map[int]bool) int {
-	for _, t := range terms {
-		ks := where[t]
-		if len(ks) != 1 || slices.Contains(chosen, ks[0]) || shown[ks[0]] {
-			continue
-		}
-		return ks[0]
-	}
-	return 0
-}
-
-// linesHolding maps each word the question asks (not a related word, nor
-// a code name's part) to the lines of from..to (not headings) holding it.
-// Code is not counted, an example's names being the prose's, nor web
-// addresses (an advisory's https:// is not the line that says "over
-// HTTPS").
-func (q Question) linesHolding(lines []string, from, to int, block map[int]int) map[string][]int {
-	want := make(map[string]bool, len(q.terms))
-	for _, t := range q.terms {
-		if !q.related[t] && q.group[t] == "" {
-			want[t] = true
-		}
-	}
-	where := map[string][]int{}
-	for k := max(from, 1); k <= min(to, len(lines)); k++ {
-		if block[k] > 0 || isBlankOrFence(lines[k-1]) || strings.HasPrefix(strings.TrimSpace(lines[k-1]), "#") {
-			continue
-		}
-		seen := map[string]bool{}
-		for _, w := range lineTerms(withoutURLs(lines[k-1])) {
-			if t := q.termOf(w, want); t != "" && want[t] && !seen[t] {
-				seen[t] = true
-				where[t] = append(where[t], k)
-			}
-		}
-	}
-	return where
-}
-
 // codeBlocks numbers the fenced code blocks of lines from..to (1, 2, ...)
 // and says which one each line inside one is in (the fences are in none).
 func codeBlocks(lines []string, from, to int) map[int]int {
@@ -578,88 +495,6 @@ func (q Question) holdsAsked(line string) bool {
 		}
 	}
 	return false
-}
-
-// openingShare is how well a doc's opening line must answer, as a share
-// of its best section's best line, to be quoted above that section
-// (OpeningLine). Decided on the fact eval's tune sets: any line holding a
-// word of the question held one fact more each way in answers 4 % larger;
-// at half the best line's score, the same fact, 1 % larger.
-const openingShare = 0.5
-
-// OpeningLine returns the line of a doc's opening (lines from..to: the
-// text before its first heading or under its title) to quote with its
-// best section (lines bestFrom..bestTo), 0 for none: the opening's best
-// prose line (ShownProse, less the lines shown, to which it adds it),
-// when it scores at least openingShare of the section's best line. A
-// doc's first lines state what holds for all of it ("In a CI environment,
-// installation fails if a lockfile ... needs an update"; a feature
-// removed), which a question about one of its sections asks.
-func (q Question) OpeningLine(lines []string, from, to, bestFrom, bestTo int, shown map[int]bool) int {
-	chosen := q.ShownProse(lines, from, to, 1, nil, maps.Clone(shown))
-	if len(chosen) == 0 {
-		return 0
-	}
-	l, score := chosen[0], 0.0
-	for _, sc := range q.Lines(lines, from, to, to-from+1) {
-		if sc.Line == l {
-			score = sc.Score
-		}
-	}
-	if top := q.Lines(lines, bestFrom, bestTo, 1); len(top) > 0 && score < openingShare*top[0].Score {
-		return 0
-	}
-	shown[l] = true
-	return l
-}
-
-// How well a doc's line outside the sections an answer quotes must
-// answer, as a share of the first passage's best line, to be quoted with
-// it (ElsewhereShare, ElsewhereLine). Decided on the fact eval's tune
-// sets. When the doc gives two passages or more, or the only one, it is
-// the doc that answers: 1.25 and 1 held the same two facts more (0.75
-// too, in answers twice as much larger), 1.5 one. When it gives one of
-// several, only a line that answers far better is worth its bytes: 2
-// held two facts more, and three of the fresh sets' 264 (1.5 the same
-// tune facts in answers 1.6 % larger, not 1 %; 3 one).
-const (
-	elsewhereShare    = 1.25
-	elsewhereShareOne = 2.0
-)
-
-// ElsewhereShare returns how well a doc's line outside its passages must
-// answer, as a share of the first passage's best line, when the doc
-// gives docPassages of an answer's passages.
-func ElsewhereShare(docPassages, passages int) float64 {
-	if docPassages >= 2 || passages == 1 {
-		return elsewhereShare
-	}
-	return elsewhereShareOne
-}
-
-// ElsewhereLine returns the line of a doc (lines from..to) that answers
-// best outside the sections an answer quotes from it (quoted reports a
-// line inside one, or one shown already), when it scores at least share
-// (ElsewhereShare) of the best line of the first passage's section
-// (bestFrom..bestTo); 0 for none. An answer whose passages come from one
-// doc has found the doc but not always the section that states the fact
-// ("the Collector often runs off-platform" under "How OpenTelemetry can
-// help", below sections that name mainframes more often): the doc's best
-// line is that fact more often than the next section is.
-func (q Question) ElsewhereLine(lines []string, from, to, bestFrom, bestTo int, quoted func(line int) bool, share float64) int {
-	top := q.Lines(lines, bestFrom, bestTo, 1)
-	if len(top) == 0 {
-		return 0
-	}
-	for _, sc := range q.Lines(lines, from, to, to-from+1) {
-		if sc.Score < share*top[0].Score {
-			return 0
-		}
-		if !quoted(sc.Line) {
-			return sc.Line
-		}
-	}
-	return 0
 }
 
 // linkOnly reports whether a line is only links ("[exporter
