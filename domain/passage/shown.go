@@ -118,6 +118,9 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		best = best[:n]
 	}
 	chosen := slices.Clone(best)
+	// unquoted tells whether line k is neither shown above nor quoted yet:
+	// the test every line added below passes.
+	unquoted := func(k int) bool { return k > 0 && !shown[k] && !slices.Contains(best, k) }
 	// A chosen line that announces what follows ("by setting up an
 	// environment variable in your `.env` file:") is quoted with the first
 	// line it announces when that line is short (NODEJS_HELPERS=0): the
@@ -147,7 +150,7 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 			if isBlankOrFence(t) || isCommentLine(t) || !holdsWord(t) {
 				continue
 			}
-			if utf8.RuneCountInString(t) <= announcedLineRunes && !shown[k] && !slices.Contains(best, k) {
+			if utf8.RuneCountInString(t) <= announcedLineRunes && unquoted(k) {
 				best = append(best, k)
 			}
 			break
@@ -161,7 +164,7 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 				best = append(best, k)
 			}
 			for _, v := range nestedValues(lines, k, to) {
-				if !shown[v] && !slices.Contains(best, v) {
+				if unquoted(v) {
 					best = append(best, v)
 				}
 			}
@@ -169,24 +172,24 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 	}
 	if followed {
 		for _, l := range chosen {
-			if k := listClosingLine(lines, l, to, block); k > 0 && !shown[k] && !slices.Contains(best, k) {
+			if k := listClosingLine(lines, l, to, block); unquoted(k) {
 				best = append(best, k)
 			}
 		}
 		for _, l := range chosen {
-			if k := introducingLine(lines, l, from, block); k > 0 && !shown[k] && !slices.Contains(best, k) && q.holdsAsked(lines[k-1]) {
+			if k := introducingLine(lines, l, from, block); unquoted(k) && q.holdsAsked(lines[k-1]) {
 				best = append(best, k)
 			}
 		}
 		var ends []int // where a chosen line's wrapped sentence ends
 		for _, l := range chosen {
-			if k := followingLine(lines, l, to); k > 0 && !shown[k] && !slices.Contains(best, k) {
+			if k := followingLine(lines, l, to); unquoted(k) {
 				best = append(best, k)
 				// Up to maxSentenceEndLines lines to the sentence's end, while
 				// the section quotes at most maxFollowedShare lines a place.
 				last, wrapped := k, sentenceEnd(lines, l, to, block) == k
 				for c, m := sentenceEnd(lines, k, to, block), 0; c > 0 && m < maxSentenceEndLines && len(best) < maxFollowedShare*max(n, 1); c, m = sentenceEnd(lines, c, to, block), m+1 {
-					if !shown[c] && !slices.Contains(best, c) {
+					if unquoted(c) {
 						best = append(best, c)
 					}
 					last, wrapped = c, true
@@ -206,14 +209,14 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		// each way, fresh12-14 +2 each way, answers 0.3 to 0.4 % larger
 		// (0.4 to 0.5 % when it need hold no word, the same facts).
 		for _, last := range ends {
-			if f := followingLine(lines, last, to); f > 0 && !shown[f] && !slices.Contains(best, f) {
+			if f := followingLine(lines, last, to); unquoted(f) {
 				runes := utf8.RuneCountInString(strings.TrimSpace(lines[f-1]))
 				next := []int{f}
 				asked := q.holdsAsked(lines[f-1])
 				for c, m := sentenceEnd(lines, f, to, block), 1; c > 0 && runes < followedLineRunes && m < maxNextSentenceLines; c, m = sentenceEnd(lines, c, to, block), m+1 {
 					runes += utf8.RuneCountInString(strings.TrimSpace(lines[c-1]))
 					asked = asked || q.holdsAsked(lines[c-1])
-					if !shown[c] && !slices.Contains(best, c) {
+					if unquoted(c) {
 						next = append(next, c)
 					}
 				}
@@ -239,7 +242,7 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 				if codePlaces == 0 {
 					break
 				}
-				if k := followingLine(lines, l, to); k > 0 && block[k] == 0 && !shown[k] && !slices.Contains(best, k) && q.holdsAsked(lines[k-1]) {
+				if k := followingLine(lines, l, to); k > 0 && block[k] == 0 && unquoted(k) && q.holdsAsked(lines[k-1]) {
 					best = append(best, k)
 					codePlaces--
 				}
@@ -250,7 +253,7 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 			if l < 1 || l >= min(to, len(lines)) {
 				continue
 			}
-			if k := l + 1; !shown[k] && !slices.Contains(best, k) && parallelItems(lines[l-1], lines[k-1]) {
+			if k := l + 1; unquoted(k) && parallelItems(lines[l-1], lines[k-1]) {
 				best = append(best, k)
 			}
 		}
@@ -259,7 +262,7 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 	// sentence is quoted with the line that starts it (sentenceStart).
 	if followed {
 		for _, l := range chosen {
-			if k := sentenceStart(lines, l, from, block); k > 0 && !shown[k] && !slices.Contains(best, k) {
+			if k := sentenceStart(lines, l, from, block); unquoted(k) {
 				best = append(best, k)
 			}
 		}
@@ -271,7 +274,7 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 			if strings.TrimSpace(lines[k-1]) == "" {
 				continue
 			}
-			if !shown[k] && !slices.Contains(best, k) && block[k] == 0 && parallelCases(lines[k-1], lines[l-1]) {
+			if unquoted(k) && block[k] == 0 && parallelCases(lines[k-1], lines[l-1]) {
 				best = append(best, k)
 			}
 			break
