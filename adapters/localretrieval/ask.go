@@ -276,7 +276,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 			lineLen = firstQuotedLineLen
 		}
 		p := quote(c.ent, c.lines, c.from, c.sec, question, shown[c.sec.Path], quoted, lineLen, len(out) == 0)
-		withDefinition(&p, c.ent, c.lines, shown[c.sec.Path])
+		withDefinition(&p, c.ent, c.lines, question, shown[c.sec.Path])
 		if cands[0].score > 0 {
 			p.Share = c.score / cands[0].score
 		}
@@ -293,7 +293,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		c := cands[0]
 		shown[c.sec.Path] = map[int]bool{}
 		p := quote(c.ent, c.lines, c.from, c.sec, question, shown[c.sec.Path], loneFirstLines, firstQuotedLineLen, true)
-		withDefinition(&p, c.ent, c.lines, shown[c.sec.Path])
+		withDefinition(&p, c.ent, c.lines, question, shown[c.sec.Path])
 		p.Share = out[0].Share
 		out[0] = p
 	}
