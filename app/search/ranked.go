@@ -241,7 +241,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 			groups[gi].sections = withOpening(groups[gi], question, shownLines[groups[gi].doc.Path])
 			groups[gi].sections = withElsewhere(groups[gi], docLines[groups[gi].doc.Path], own, shown, question, shownLines[groups[gi].doc.Path])
 		}
-		groups[gi].sections = withDefinitions(groups[gi], shownLines[groups[gi].doc.Path])
+		groups[gi].sections = withDefinitions(groups[gi], question, shownLines[groups[gi].doc.Path])
 	}
 	var body strings.Builder
 	style := hitStyle{context: req.Context, tagFilter: req.Tags, lineRunes: rankedHitRunes, before: rankedHitBefore}
@@ -331,7 +331,7 @@ func textLines(v *textmatch.Text, content []byte, first, last int) []string {
 // already is not shown again (shown, which it adds to). The sections shown, their
 // count and order are unchanged: the lines are context, as a table's header
 // row is.
-func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
+func withDefinitions(g docHits, q passage.Question, shown map[int]bool) []sectionHits {
 	secs := g.p.Structure.Sections
 	index := make(map[string]int, len(secs))
 	for i, s := range secs {
@@ -365,6 +365,15 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 	if len(order) == 0 {
 		return g.sections
 	}
+	// A long defining line is cut where the question's words meet, as a
+	// section's own lines are, not at its start.
+	defHit := func(l int) hit {
+		h := hit{Line: l}
+		if a, b, ok := q.WindowWithin(lines[l-1], rankedHitRunes-rankedHitRunes/rankedHitBefore); ok {
+			h.Start, h.End = a, b
+		}
+		return h
+	}
 	shownItself := map[int]bool{} // parents that are among the shown sections
 	for _, sh := range g.sections {
 		if i, ok := index[sh.sec.ID]; ok {
@@ -381,7 +390,7 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 			slices.Sort(lines)
 			d := sectionHits{sec: secs[pi]}
 			for _, l := range lines {
-				d.hits = append(d.hits, hit{Line: l})
+				d.hits = append(d.hits, defHit(l))
 			}
 			out = append(out, d)
 		}
@@ -390,7 +399,7 @@ func withDefinitions(g docHits, shown map[int]bool) []sectionHits {
 		if i, ok := index[sh.sec.ID]; ok && len(defs[i]) > 0 {
 			sh.hits = slices.Clone(sh.hits)
 			for _, l := range defs[i] {
-				sh.hits = append(sh.hits, hit{Line: l})
+				sh.hits = append(sh.hits, defHit(l))
 			}
 			slices.SortFunc(sh.hits, func(a, b hit) int { return a.Line - b.Line })
 		}
