@@ -386,10 +386,10 @@ func withDefinitions(g docHits, q passage.Question, shown map[int]bool) []sectio
 			if before[pi] != k || shownItself[pi] {
 				continue
 			}
-			lines := defs[pi]
-			slices.Sort(lines)
+			defined := defs[pi]
+			slices.Sort(defined)
 			d := sectionHits{sec: secs[pi]}
-			for _, l := range lines {
+			for _, l := range defined {
 				d.hits = append(d.hits, defHit(l))
 			}
 			out = append(out, d)
