@@ -80,10 +80,16 @@ const parallelWords = 3
 
 // introducingLine is the prose line that introduces the code block line l
 // is in (0 when l is not in one, or none does): the last line before its
-// fence that is not blank nor markup, within from, when it ends with a
-// colon ("the directives will take precedence, even over `!important`
-// properties:") and is not a heading: what the example shows, said in
-// words.
+// fence that is not blank nor markup, within from, when it introduces
+// what follows (introduces: it ends with a colon, "the directives will
+// take precedence, even over `!important` properties:", or its last
+// sentence points on to an example, "The following is an example that
+// uses the option.") and is not a heading: what the example shows, said
+// in words. A block right after another one (an example's second file) is
+// introduced by the line introducing the first. Pointing on as a colon
+// does, past one block: tune +1 each way (the `initApp` option's line
+// above two files of its example), fresh12-14 the same, answers +0.00 %
+// (ask) and +0.04 % (ranked) in bytes.
 func introducingLine(lines []string, l, from int, block map[int]int) int {
 	b := block[l]
 	if b == 0 {
@@ -94,17 +100,48 @@ func introducingLine(lines []string, l, from int, block map[int]int) int {
 		fence--
 	}
 	fence-- // the opening fence
+	skipped := false
 	for k := fence - 1; k >= max(from, 1) && k >= fence-3; k-- {
 		t := strings.TrimSpace(lines[k-1])
 		if t == "" || isMarkup(t) {
 			continue
 		}
-		if block[k] > 0 || strings.HasPrefix(t, "#") || !strings.HasSuffix(t, ":") || utf8.RuneCountInString(t) > followedLineRunes {
+		if !skipped && block[k] == 0 && block[k-1] > 0 && isBlankOrFence(t) {
+			// The block right above (an example's first file, then its
+			// second) is introduced by the same line.
+			skipped = true
+			b := block[k-1]
+			fence = k - 1
+			for fence > from && block[fence-1] == b {
+				fence--
+			}
+			fence--
+			k = fence
+			continue
+		}
+		if block[k] > 0 || strings.HasPrefix(t, "#") || !introduces(t) || utf8.RuneCountInString(t) > followedLineRunes {
 			return 0
 		}
 		return k
 	}
 	return 0
+}
+
+// introduces reports whether a prose line introduces what follows it: it
+// ends with a colon, or its last sentence points on to an example ("The
+// following is an example that uses the option.", "as shown below.").
+func introduces(t string) bool {
+	if strings.HasSuffix(t, ":") {
+		return true
+	}
+	if !strings.HasSuffix(t, ".") {
+		return false // a hard-wrapped sentence's middle
+	}
+	last := strings.ToLower(t)
+	if i := strings.LastIndex(strings.TrimRight(last, ". "), ". "); i >= 0 {
+		last = last[i+2:]
+	}
+	return containsAny(last, []string{"the following", "as follows", "below", "an example", "example that", "like this"})
 }
 
 // listClosingLine is the prose line that closes the list line l is an

@@ -830,6 +830,43 @@ func TestShownFollowedQuotesTheLineIntroducingCode(t *testing.T) {
 	}
 }
 
+// A line whose last sentence points on to an example ("The following is
+// an example that uses the option.") introduces its code as a colon does,
+// and introduces the block right after that one too (an example's second
+// file); a wrapped sentence's middle, or "for example" inside a sentence,
+// does not.
+func TestIntroducingLinePointsOnToAnExample(t *testing.T) {
+	lines := []string{
+		"`createFactory()` can receive the `initApp` option to initialize an `app`. The following is an example that uses the option.", // 1
+		"",                                      // 2
+		"```ts",                                 // 3
+		"export default createFactory({",        // 4
+		"```",                                   // 5
+		"",                                      // 6
+		"```ts",                                 // 7
+		"const app = factoryWithDB.createApp()", // 8
+		"```",                                   // 9
+	}
+	block := codeBlocks(lines, 1, 9)
+	if got := introducingLine(lines, 4, 1, block); got != 1 {
+		t.Errorf("introducingLine(4) = %d, want 1", got)
+	}
+	if got := introducingLine(lines, 8, 1, block); got != 1 {
+		t.Errorf("introducingLine(8) = %d, want 1: the block right above is introduced by the same line", got)
+	}
+	for _, intro := range []string{
+		"The values are strings, for example `\"true\"` or `\"false\"`, so that PHP does not convert them.",
+		"so that the example below", // a wrapped sentence, cut
+		"Prettier formats the file.",
+	} {
+		other := slices.Clone(lines)
+		other[0] = intro
+		if got := introducingLine(other, 4, 1, codeBlocks(other, 1, 9)); got != 0 {
+			t.Errorf("introducingLine(4) after %q = %d, want 0", intro, got)
+		}
+	}
+}
+
 // In the best section, a chosen list item is quoted with the prose line
 // that closes its list, what holds for every item ("All are readonly.").
 func TestShownFollowedQuotesTheLineClosingAList(t *testing.T) {
