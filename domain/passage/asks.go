@@ -13,7 +13,7 @@ import (
 // asksForValue reports whether a question asks for a value: a default, a
 // limit, a name, a number, a command.
 func asksForValue(q string) bool {
-	low := " " + strings.ToLower(q) + " "
+	low := askedPhrase(q)
 	if strings.Contains(low, " what happen") || strings.Contains(low, " what does ") && strings.Contains(low, " do ") {
 		return false // asks for a behaviour, not a value
 	}
@@ -23,6 +23,16 @@ func asksForValue(q string) bool {
 		" what version", " what size", " what format", " what type", " what algorithm", " what hash", " what flag",
 		" what option", " what key", " what prefix", " what suffix", " what extension", " what status", " what code",
 		" how do i call", " called", " named", " how do i ", " how can i ", " how should i "})
+}
+
+// askedPhrase is a question in lower case between blanks, its sentence
+// marks read as blanks ("... and Jest finds no tests. Why?"), so that a
+// kind's phrases meet it at a sentence's end as they do mid-sentence.
+func askedPhrase(q string) string {
+	low := strings.ToLower(q)
+	low = strings.NewReplacer("?", " ", "!", " ", ",", " ", ";", " ", ":", " ", "(", " ", ")", " ").Replace(low)
+	low = strings.ReplaceAll(low, ". ", " ")
+	return " " + strings.TrimSuffix(low, ".") + " "
 }
 
 // holdsValue reports whether a line states a value: a number, a code span,
@@ -68,7 +78,7 @@ const commandLineBoost = 1.5
 // asksForCommand reports whether a question asks for a command or a flag
 // ("what command actually deploys", "which command-line switch").
 func asksForCommand(q string) bool {
-	low := " " + strings.ToLower(q) + " "
+	low := askedPhrase(q)
 	return containsAny(low, []string{" what command", " which command", " what cli ", " which cli ", " command-line switch", " command line switch", " what do i run", " what should i run", " which flag", " what flag", " cli flag", " cli option"})
 }
 
@@ -108,7 +118,7 @@ const caveatLineBoost = 2.0
 // asksForCaveat reports whether a question asks for a catch, a reason or
 // why something still happens ("what's the catch", "why", "still skipped").
 func asksForCaveat(q string) bool {
-	low := " " + strings.ToLower(q) + " "
+	low := askedPhrase(q)
 	return containsAny(low, []string{" catch", " downside", " drawback", " caveat", " gotcha", " pitfall", " why ", " risk", " trade-off", " tradeoff", " still "})
 }
 

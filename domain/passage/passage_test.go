@@ -1273,3 +1273,12 @@ func TestShownProseFollowsInCodesPlace(t *testing.T) {
 		t.Error("linkOnly: want true for a line of links alone, false for a line with words of its own")
 	}
 }
+
+func TestAskedKindAtASentencesEnd(t *testing.T) {
+	if !asksForCaveat("I pass a variable to new Worker(url) and Vite doesn't bundle it. Why?") {
+		t.Error("a closing \"Why?\" should ask for a reason")
+	}
+	if asksForValue("If I run pnpm owner with just a package name, what does it do?") {
+		t.Error("\"what does it do?\" asks for a behaviour, not a value")
+	}
+}
