@@ -56,6 +56,9 @@ type Question struct {
 	// lines stating a limit (not, only, unless) are preferred as lines are
 	// chosen.
 	asksYesNo bool
+	// asksLimits: it asks yes or no, or what happens; a section whose
+	// heading names the doc's limits (namesLimits) ranks higher.
+	asksLimits bool
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -103,6 +106,7 @@ func NewQuestion(text string) Question {
 	q.asksCommand = asksForCommand(text)
 	q.asksCaveat = asksForCaveat(text)
 	q.asksYesNo = asksYesOrNo(text)
+	q.asksLimits = q.asksYesNo || strings.Contains(strings.ToLower(text), "what happen")
 	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
 		if r == "default" {
 			q.asksDefault = true
