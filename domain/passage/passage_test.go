@@ -1282,3 +1282,46 @@ func TestAskedKindAtASentencesEnd(t *testing.T) {
 		t.Error("\"what does it do?\" asks for a behaviour, not a value")
 	}
 }
+
+// A quoted line that is only part of a statement is quoted with the
+// neighbour that completes it: an introducing line that continues a
+// wrapped sentence with the line that starts it (in the best section),
+// an announced list's first item with the next one when as short, and a
+// heading chosen in a later section gives its place to the line under it.
+func TestShownQuotesTheNeighbourThatCompletesALine(t *testing.T) {
+	q := NewQuestion(`An element has both style:color="red" and style="color: blue !important". Which color wins?`)
+	wrapped := []string{
+		"When `style:` directives are combined with `style` attributes, the directives will take precedence,", // 1
+		"even over `!important` properties:", // 2
+		"",                                   // 3
+		"```svelte",                          // 4
+		`<div style:color="red" style="color: blue !important">This will still be red</div>`, // 5
+		"```", // 6
+	}
+	if got := q.ShownFollowed(wrapped, 1, 6, 1, nil, map[int]bool{}); !slices.Contains(got, 1) || !slices.Contains(got, 2) {
+		t.Errorf("ShownFollowed = %v, want the introducing line 2 and line 1, which starts its sentence", got)
+	}
+	announced := []string{
+		"When `update` is `false` (the default), Vitest resolves snapshot update mode by environment:", // 1
+		"", // 2
+		"- Local runs (non-CI): works same as `new`",                   // 3
+		"- CI runs (`process.env.CI` is truthy): works same as `none`", // 4
+		"- Anything else: see below",                                   // 5
+	}
+	q = NewQuestion("how does vitest resolve the snapshot update mode by default?")
+	if got := q.Shown(announced, 1, 5, 1, nil, map[int]bool{}); !slices.Equal(got, []int{1, 3, 4}) {
+		t.Errorf("Shown = %v, want [1 3 4]: the announced list's first two items", got)
+	}
+	heading := []string{
+		"#### Skeleton rules", // 1
+		"",                    // 2
+		"- Add `h-*` and `w-*` utility classes to set height and width", // 3
+	}
+	q = NewQuestion("what are the skeleton rules?")
+	if got := q.Shown(heading, 1, 3, 1, nil, map[int]bool{}); !slices.Equal(got, []int{3}) {
+		t.Errorf("Shown = %v, want [3]: the line under the chosen heading, in its place", got)
+	}
+	if got := q.ShownFollowed(heading, 1, 3, 1, nil, map[int]bool{}); !slices.Equal(got, []int{1, 3}) {
+		t.Errorf("ShownFollowed = %v, want [1 3]: the best section quotes a heading with the line after it", got)
+	}
+}

@@ -117,6 +117,21 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 	if len(best) > n {
 		best = best[:n]
 	}
+	if !followed {
+		// A chosen heading names the topic, as the section's own header
+		// does already: in a section other than the best (whose chosen
+		// lines are each quoted with the line that follows them), its place
+		// goes to the line under it ("#### Rules" / "- Add `h-*` and `w-*`
+		// utility classes to set height and width").
+		for i, l := range best {
+			if l < 1 || l > len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[l-1]), "#") {
+				continue
+			}
+			if k := followingLine(lines, l, to); k > 0 && block[k] == 0 && !shown[k] && !slices.Contains(best, k) {
+				best[i] = k
+			}
+		}
+	}
 	chosen := slices.Clone(best)
 	// unquoted tells whether line k is neither shown above nor quoted yet:
 	// the test every line added below passes.
@@ -152,6 +167,15 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 			}
 			if utf8.RuneCountInString(t) <= announcedLineRunes && unquoted(k) {
 				best = append(best, k)
+				// An announced list's first item is one case of what the
+				// line announces ("- Local runs (non-CI): works same as
+				// `new`"): the next item, when as short, is the other.
+				if m := listMarker(t); m != "" && k < min(to, len(lines)) {
+					second := strings.TrimSpace(lines[k])
+					if listMarker(second) == m && utf8.RuneCountInString(second) <= announcedLineRunes && unquoted(k+1) {
+						best = append(best, k+1)
+					}
+				}
 			}
 			break
 		}
@@ -179,6 +203,12 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 		for _, l := range chosen {
 			if k := introducingLine(lines, l, from, block); unquoted(k) && q.holdsAsked(lines[k-1]) {
 				best = append(best, k)
+				// An introducing line that continues a hard-wrapped sentence
+				// ("even over `!important` properties:") is quoted with the
+				// line that starts it, where the statement is.
+				if s := sentenceStart(lines, k, from, block); unquoted(s) {
+					best = append(best, s)
+				}
 			}
 		}
 		var ends []int // where a chosen line's wrapped sentence ends
