@@ -254,3 +254,14 @@ func (q Question) keyedByTerm(line string) bool {
 	}
 	return true
 }
+
+// asksForRequirement reports whether a question asks what a thing needs or
+// runs on: a minimum or oldest version, what it supports or is compatible
+// with.
+func asksForRequirement(q string) bool {
+	low := askedPhrase(q)
+	if containsAny(low, []string{" oldest ", " minimum ", " at least ", " prerequisite", " requirement", " compatible ", " compatibility ", " supported ", " supports "}) {
+		return true
+	}
+	return strings.Contains(low, " version") && containsAny(low, []string{" need", " require ", " required ", " run on ", " work with ", " works with "})
+}

@@ -59,6 +59,10 @@ type Question struct {
 	// asksLimits: it asks yes or no, or what happens; a section whose
 	// heading names the doc's limits (namesLimits) ranks higher.
 	asksLimits bool
+	// asksRequirement: it asks for a minimum version or what a thing
+	// supports; a section whose heading names requirements
+	// (namesRequirements) ranks higher.
+	asksRequirement bool
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -107,6 +111,7 @@ func NewQuestion(text string) Question {
 	q.asksCaveat = asksForCaveat(text)
 	q.asksYesNo = asksYesOrNo(text)
 	q.asksLimits = q.asksYesNo || strings.Contains(strings.ToLower(text), "what happen")
+	q.asksRequirement = asksForRequirement(text)
 	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
 		if r == "default" {
 			q.asksDefault = true

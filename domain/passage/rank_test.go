@@ -50,3 +50,40 @@ func TestRankLimitsHeading(t *testing.T) {
 		}
 	}
 }
+
+// A section whose heading names what its doc's subject needs or runs on
+// (Prerequisites, Requirements, Compatibility, Supported ...) ranks higher
+// for a question asking for a minimum version or what a thing supports,
+// and only for such a question.
+func TestRankRequirementsHeading(t *testing.T) {
+	lines := []string{
+		"## Install the chart",
+		"Add the chart's repository, then install the demo with Helm.",
+		"## Prerequisites",
+		"- Kubernetes 1.24+",
+		"- Helm 3.14+ to install the demo",
+	}
+	spans := []Span{{Doc: "d", Lines: lines, From: 1, To: 2}, {Doc: "d", Lines: lines, From: 3, To: 5}}
+	index := []float64{1, 0.9}
+	need := NewQuestion("which version of Helm do I need to install the demo chart?")
+	if got := need.Rank(spans, index); got[1] <= got[0] {
+		t.Errorf("requirement question: Prerequisites %.3f should rank above Install %.3f", got[1], got[0])
+	}
+	how := NewQuestion("how do I install the demo chart with Helm?")
+	if got := how.Rank(spans, index); got[1] >= got[0] {
+		t.Errorf("how-to question: Prerequisites %.3f should not pass Install %.3f", got[1], got[0])
+	}
+	for q, want := range map[string]bool{"What is the oldest Android API level the agent supports?": true,
+		"What minimum CMake version does the guide require?": true, "Which Node.js versions do I need to run Vite?": true,
+		"Since which version can I use $inspect.trace?": false, "How do I install the chart?": false} {
+		if got := asksForRequirement(q); got != want {
+			t.Errorf("asksForRequirement(%q) = %v, want %v", q, got, want)
+		}
+	}
+	for h, want := range map[string]bool{"## Prerequisites": true, "### Supported platforms": true, "## Browser Compatibility": true,
+		"## Minimum version requirements": true, "## Install the chart": false, "Prerequisites": false} {
+		if got := namesRequirements(Span{Lines: []string{h}, From: 1, To: 1}); got != want {
+			t.Errorf("namesRequirements(%q) = %v, want %v", h, got, want)
+		}
+	}
+}
