@@ -144,6 +144,70 @@ func introduces(t string) bool {
 	return containsAny(last, []string{"the following", "as follows", "below", "an example", "example that", "like this"})
 }
 
+// codeClosingLine is the prose line right after the code block line l is
+// in (0 when l is not in one, or none follows): the first line past its
+// closing fence, within three lines (blank lines, a container's marker and
+// a lone HTML tag such as `</div>` passed, and the same example's blocks
+// in the next tabs right after it), when it is prose (no heading, table
+// row, nor a line ending in a colon, which introduces the next example) of
+// at most followedLineRunes: what the example shows, said in words ("If
+// `false` is returned, the module will not be cached on the file system."
+// under a plugin's example).
+func codeClosingLine(lines []string, l, to int, block map[int]int) int {
+	b := block[l]
+	if l < 1 || b == 0 {
+		return 0
+	}
+	end := l
+	for end < min(to, len(lines)) && block[end+1] == b {
+		end++
+	}
+	end++ // the closing fence
+	limit, skipped := end+3, 0
+	for k := end + 1; k <= min(to, len(lines), limit); k++ {
+		t := strings.TrimSpace(lines[k-1])
+		if t == "" {
+			continue
+		}
+		if isMarkup(t) || lonelyTag(t) {
+			limit = min(k+2, end+maxMarkupLines)
+			continue
+		}
+		if block[k+1] > 0 && isBlankOrFence(t) && skipped < maxGroupBlocks {
+			// The same example in the next tab (another language, API
+			// style or package manager): the prose is past the group.
+			skipped++
+			end = k + 1
+			for end < min(to, len(lines)) && block[end+1] == block[k+1] {
+				end++
+			}
+			end++
+			k, limit = end, end+3
+			continue
+		}
+		if block[k] > 0 || isBlankOrFence(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasSuffix(t, ":") ||
+			utf8.RuneCountInString(t) > followedLineRunes || !holdsWord(t) {
+			return 0
+		}
+		return k
+	}
+	return 0
+}
+
+// maxGroupBlocks is how many code blocks right after a chosen line's
+// block (its tabs) codeClosingLine passes to reach the prose past them.
+const maxGroupBlocks = 3
+
+// maxMarkupLines is how far past a block's closing fence codeClosingLine
+// looks when markup (a tab's or container's closing tags) comes first.
+const maxMarkupLines = 8
+
+// lonelyTag reports whether t is one HTML tag alone (`</div>`, `<div
+// class="options-api">`): markup around content, no words of its own.
+func lonelyTag(t string) bool {
+	return strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") && strings.Count(t, "<") == 1
+}
+
 // listClosingLine is the prose line that closes the list line l is an
 // item of (0 when l is no item, or none does): the first line past the
 // list's last item, past one blank line, when it is prose (no heading,

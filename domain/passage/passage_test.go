@@ -867,6 +867,71 @@ func TestIntroducingLinePointsOnToAnExample(t *testing.T) {
 	}
 }
 
+// A code line's block is closed by the prose line right after it, past
+// the closing tags of its tab and the same example in the other tabs: what
+// the example shows, said in words. A heading, a table row, another
+// example's introduction (a colon) or a line too far down closes nothing.
+func TestCodeClosingLine(t *testing.T) {
+	lines := []string{
+		"<div class=\"composition-api\">", // 1
+		"",                                // 2
+		"```js",                           // 3
+		"emit('response', 'hello')",       // 4
+		"```",                             // 5
+		"",                                // 6
+		"</div>",                          // 7
+		"<div class=\"options-api\">",     // 8
+		"",                                // 9
+		"```js",                           // 10
+		"this.$emit('response', 'hello')", // 11
+		"```",                             // 12
+		"",                                // 13
+		"</div>",                          // 14
+		"",                                // 15
+		"Any additional arguments are passed on to the event listener.", // 16
+	}
+	block := codeBlocks(lines, 1, 16)
+	for _, l := range []int{4, 11} {
+		if got := codeClosingLine(lines, l, 16, block); got != 16 {
+			t.Errorf("codeClosingLine(%d) = %d, want 16", l, got)
+		}
+	}
+	if got := codeClosingLine(lines, 16, 16, block); got != 0 {
+		t.Errorf("codeClosingLine(16) = %d, want 0 for a prose line", got)
+	}
+	for _, after := range []string{"## Options", "| a | b |", "Or add the following to your `package.json`:"} {
+		other := slices.Clone(lines)
+		other[15] = after
+		if got := codeClosingLine(other, 11, 16, codeBlocks(other, 1, 16)); got != 0 {
+			t.Errorf("codeClosingLine(11) before %q = %d, want 0", after, got)
+		}
+	}
+	far := append(slices.Clone(lines[:12]), "", "", "", "", "Too far.")
+	if got := codeClosingLine(far, 11, 17, codeBlocks(far, 1, 17)); got != 0 {
+		t.Errorf("codeClosingLine(11) = %d, want 0 past three lines", got)
+	}
+}
+
+// In the best section, a chosen code line is quoted with the prose line
+// right after its block when that line holds a word asked.
+func TestShownFollowedQuotesTheLineClosingACodeBlock(t *testing.T) {
+	q := NewQuestion("How does defineCacheKeyGenerator skip a module?")
+	lines := []string{
+		"# Plugin", // 1
+		"",         // 2
+		"```ts",    // 3
+		"defineCacheKeyGenerator((module) => skip(module))", // 4
+		"})",  // 5
+		"```", // 6
+		"",    // 7
+		"If `false` is returned, the module will not be cached.", // 8
+	}
+	got := q.ShownFollowed(lines, 1, 8, 1, nil, map[int]bool{})
+	if !slices.Contains(got, 8) {
+		t.Errorf("ShownFollowed = %v, want line 8 (the prose closing the chosen code's block) among them", got)
+	}
+}
+
 // In the best section, a chosen list item is quoted with the prose line
 // that closes its list, what holds for every item ("All are readonly.").
 func TestShownFollowedQuotesTheLineClosingAList(t *testing.T) {
