@@ -294,20 +294,6 @@ func sentenceEnd(lines []string, l, to int, block map[int]int) int {
 	return k
 }
 
-// parallelCases reports whether a and b state two cases of one setting
-// alike: the same first word, then a code span ("When `true`, ...",
-// "When `false` (default), ...", a list item's too).
-func parallelCases(a, b string) bool {
-	fa, fb := strings.Fields(strings.TrimSpace(a)), strings.Fields(strings.TrimSpace(b))
-	if len(fa) > 0 && listMarker(strings.TrimSpace(a)) != "" {
-		fa = fa[1:]
-	}
-	if len(fb) > 0 && listMarker(strings.TrimSpace(b)) != "" {
-		fb = fb[1:]
-	}
-	return len(fa) > 2 && len(fb) > 2 && strings.EqualFold(fa[0], fb[0]) && strings.HasPrefix(fa[1], "`") && strings.HasPrefix(fb[1], "`") && fa[1] != fb[1]
-}
-
 // maxNestedValues bounds how many items of a list nested under a label
 // with no value of its own ("* Default:") are quoted with it.
 const maxNestedValues = 4

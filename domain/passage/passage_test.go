@@ -1136,36 +1136,6 @@ func TestShownFollowsAWrappedSentence(t *testing.T) {
 	}
 }
 
-// TestShownQuotesTheCaseBefore: a setting's cases stated as paragraphs
-// ("When `true`, ...", "When `false` (default), ...") are quoted together
-// when one is chosen, the one before too.
-func TestShownQuotesTheCaseBefore(t *testing.T) {
-	doc := []string{
-		"### ignoreCase", // 1
-		"",               // 2
-		"When `false` (default), uppercase letters must always precede lowercase letters.", // 3
-		"", // 4
-		"When `true`, the rule ignores the case-sensitivity of the imports local name.", // 5
-	}
-	q := NewQuestion("does the rule ignore the case of the imports' local names?")
-	if got := q.Shown(doc, 1, 5, 1, nil, map[int]bool{}); !slices.Equal(got, []int{3, 5}) {
-		t.Errorf("Shown = %v, want [3 5]: the case before the chosen one", got)
-	}
-	for _, c := range []struct {
-		a, b string
-		want bool
-	}{
-		{"When `false`, a.", "When `true`, b.", true},
-		{"- If `x` is set, a.", "- If `y` is set, b.", true},
-		{"When `x`, a.", "When `x`, b.", false},
-		{"When the rule runs, a.", "When `true`, b.", false},
-	} {
-		if got := parallelCases(c.a, c.b); got != c.want {
-			t.Errorf("parallelCases(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
-		}
-	}
-}
-
 // TestShownQuotesTheValuesNestedUnderALabel: a "Default:" label with no
 // value of its own is quoted with the list nested under it, where its
 // value is.

@@ -36,10 +36,7 @@ const followedLineRunes = 250
 // index's best lines), less those a section quoted above shows already
 // (shown, to which it adds its own), after a chosen line ending in a
 // colon the short line it announces, and after a chosen list item the next
-// one when it starts alike (parallelItems), a chosen case ("When `true`,
-// ...") with the case stated just before it (parallelCases: tune +1 each
-// way over SQLite, ranked +1 over PostgreSQL, held out the same, answers
-// 0.3 to 0.6 % larger), in line order. A section and
+// one when it starts alike (parallelItems), in line order. A section and
 // its subsection both found quote a line once. Ranked search_documents and
 // librarian_ask quote each section through it, so they quote the same
 // lines.
@@ -307,19 +304,6 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 			if k := sentenceStart(lines, l, from, block); unquoted(k) {
 				best = append(best, k)
 			}
-		}
-	}
-	// A case stated as a paragraph ("When `true`, ...") is quoted with the
-	// case stated before it ("When `false` (default), ...").
-	for _, l := range chosen {
-		for k := l - 1; k >= max(from, 1) && k >= l-2; k-- {
-			if strings.TrimSpace(lines[k-1]) == "" {
-				continue
-			}
-			if unquoted(k) && block[k] == 0 && parallelCases(lines[k-1], lines[l-1]) {
-				best = append(best, k)
-			}
-			break
 		}
 	}
 	for _, l := range best {
