@@ -275,46 +275,6 @@ func (q Question) lines(lines []string, from, to, n int, choosing bool) []Scored
 	if len(out) > n {
 		out = out[:n]
 	}
-	if q.asksValue && len(out) > 0 && len(out) < n {
-		out = q.withContext(out, lines, from, to, n)
-	}
-	return out
-}
-
-// withContext fills the places left when fewer than n lines hold the
-// words of a question that asks for a value with the lines near the best
-// one (its paragraph or list, where the value next to the words usually
-// is) that hold a value. They score below every line that holds a word.
-func (q Question) withContext(out []Scored, lines []string, from, to, n int) []Scored {
-	best := out[0]
-	taken := map[int]bool{}
-	for _, s := range out {
-		taken[s.Line] = true
-	}
-	var near []Scored
-	for d := 1; d <= 3; d++ {
-		for _, k := range []int{best.Line + d, best.Line - d} {
-			if k < from || k > to || taken[k] {
-				continue
-			}
-			text := lines[k-1]
-			if isBlankOrFence(text) || strings.HasPrefix(strings.TrimSpace(text), "#") {
-				continue
-			}
-			if !holdsValue(text) {
-				continue
-			}
-			near = append(near, Scored{Line: k, Score: best.Score * 0.2 / float64(d)})
-			taken[k] = true
-		}
-	}
-	sort.SliceStable(near, func(i, j int) bool { return near[i].Score > near[j].Score })
-	for _, s := range near {
-		if len(out) == n {
-			break
-		}
-		out = append(out, s)
-	}
 	return out
 }
 
