@@ -158,11 +158,7 @@ func codeClosingLine(lines []string, l, to int, block map[int]int) int {
 	if l < 1 || b == 0 {
 		return 0
 	}
-	end := l
-	for end < min(to, len(lines)) && block[end+1] == b {
-		end++
-	}
-	end++ // the closing fence
+	end := closingFence(lines, l, to, block)
 	limit, skipped := end+3, 0
 	for k := end + 1; k <= min(to, len(lines), limit); k++ {
 		t := strings.TrimSpace(lines[k-1])
@@ -177,11 +173,7 @@ func codeClosingLine(lines []string, l, to int, block map[int]int) int {
 			// The same example in the next tab (another language, API
 			// style or package manager): the prose is past the group.
 			skipped++
-			end = k + 1
-			for end < min(to, len(lines)) && block[end+1] == block[k+1] {
-				end++
-			}
-			end++
+			end = closingFence(lines, k+1, to, block)
 			k, limit = end, end+3
 			continue
 		}
@@ -192,6 +184,16 @@ func codeClosingLine(lines []string, l, to int, block map[int]int) int {
 		return k
 	}
 	return 0
+}
+
+// closingFence is the line closing the code block line l is in: the one
+// after its last line within to.
+func closingFence(lines []string, l, to int, block map[int]int) int {
+	end := l
+	for end < min(to, len(lines)) && block[end+1] == block[l] {
+		end++
+	}
+	return end + 1
 }
 
 // maxGroupBlocks is how many code blocks right after a chosen line's
