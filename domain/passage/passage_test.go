@@ -269,6 +269,22 @@ func TestRareLineKeepsASoleLine(t *testing.T) {
 	}
 }
 
+// TestRareLineIsAWholeWord: a longer word that only begins with a word
+// asked ("prettier" in `.prettierignore`) does not make its line the rare
+// word's: the line holding the word asked as it is does.
+func TestRareLineIsAWholeWord(t *testing.T) {
+	q := NewQuestion("with git-format-staged as a prettier pre-commit hook, are my edits staged?")
+	lines := []string{
+		"Git-format-staged runs a formatter on staged files in a hook.",       // 1
+		"1. Changes in commits are always formatted.",                         // 2: the only line with "commit"
+		"2. Unstaged changes are never staged.",                               // 3
+		"Formatting respects any `.prettierignore` files of the hook's repo.", // 4: "prettier" only begins a word
+	}
+	if got := q.withRareLine(lines, 1, 4, []int{1, 3}, map[int]bool{}, map[int]int{}); !slices.Equal(got, []int{1, 2}) {
+		t.Errorf("withRareLine = %v, want [1 2]: line 2 alone says commit; line 4's prettierignore is not prettier", got)
+	}
+}
+
 // TestShownTakesOneLineOfACodeBlock: an example that repeats the
 // question's names on every line gives one chosen line; the others go to
 // the prose that states the fact.

@@ -23,12 +23,23 @@ import (
 // the only line saying "svg", gave its place to the only one saying
 // "pass"); when every chosen line is such a line, none is given. Tune +1
 // each way, the fresh sets the same.
+//
+// The rare word's line is found by whole words only (linesHolding's
+// whole): a longer word that only begins with the word asked is another
+// word ("prettier" in `.prettierignore`, "pre" in "preinstalled"), and
+// the line holding it alone is no line that names what was asked. Which
+// chosen line is a sole one still counts such words ("automatically" for
+// "auto"), as the line scorer does. Tune +1 each way (a pre-commit
+// tool's guarantees: "commit" alone on "1. Changes in commits are always
+// formatted.", whose next line is the fact, not ".prettierignore"'s
+// line), fresh12-14 the same; with whole words for the sole lines too,
+// fresh12 -1 each way.
 func (q Question) withRareLine(lines []string, from, to int, chosen []int, shown map[int]bool, block map[int]int) []int {
 	if len(chosen) < 2 {
 		return chosen
 	}
-	where := q.linesHolding(lines, from, to, block)
-	if l := rareLine(q.terms, where, chosen, shown); l > 0 {
+	where := q.linesHolding(lines, from, to, block, false)
+	if l := rareLine(q.terms, q.linesHolding(lines, from, to, block, true), chosen, shown); l > 0 {
 		sole := map[int]bool{}
 		for _, ks := range where {
 			if len(ks) == 1 {
@@ -63,11 +74,12 @@ func rareLine(terms []string, where map[string][]int, chosen []int, shown map[in
 }
 
 // linesHolding maps each word the question asks (not a related word, nor
-// a code name's part) to the lines of from..to (not headings) holding it.
+// a code name's part) to the lines of from..to (not headings) holding it
+// (with whole, as a word of its own, not the start of a longer one).
 // Code is not counted, an example's names being the prose's, nor web
 // addresses (an advisory's https:// is not the line that says "over
 // HTTPS").
-func (q Question) linesHolding(lines []string, from, to int, block map[int]int) map[string][]int {
+func (q Question) linesHolding(lines []string, from, to int, block map[int]int, whole bool) map[string][]int {
 	want := make(map[string]bool, len(q.terms))
 	for _, t := range q.terms {
 		if !q.related[t] && q.group[t] == "" {
@@ -81,7 +93,11 @@ func (q Question) linesHolding(lines []string, from, to int, block map[int]int) 
 		}
 		seen := map[string]bool{}
 		for _, w := range lineTerms(withoutURLs(lines[k-1])) {
-			if t := q.termOf(w, want); t != "" && want[t] && !seen[t] {
+			t := q.termOf(w, want)
+			if whole && t != w {
+				continue // a longer word the term only begins: not the word asked
+			}
+			if t != "" && want[t] && !seen[t] {
 				seen[t] = true
 				where[t] = append(where[t], k)
 			}
