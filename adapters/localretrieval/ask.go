@@ -256,6 +256,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	var out []quotedSection
+	quotedTexts := map[string]bool{}   // the lines quoted above, as quoted (repeatsQuoted)
 	shown := map[string]map[int]bool{} // per doc, the lines quoted above
 	for _, c := range cands {
 		if len(out) == n || c.score < cands[0].score*weakPassageFactor {
@@ -285,6 +286,12 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		}) {
 			continue // a subsection of a passage above, whose lines it quotes already: nothing new
 		}
+		if repeatsQuoted(p, quotedTexts) {
+			continue // the same lines as passages above quote, in another doc: nothing new
+		}
+		for _, l := range p.Quote {
+			quotedTexts[strings.TrimSpace(l.Text)] = true
+		}
 		out = append(out, p)
 	}
 	if len(out) == 1 {
@@ -302,6 +309,23 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		out[0].doc = &quotedDoc{ent: entries[out[0].Path], lines: lines[out[0].Path], shown: shown[out[0].Path], question: question}
 	}
 	return out, excluded, nil
+}
+
+// repeatsQuoted reports whether every line passage p quotes (one at
+// least) reads as one a passage above quotes: docs that repeat a section
+// word for word (the same API page for React, Vue and Svelte) took an
+// answer's places with the same lines, and the section ranked next, which
+// may state the fact, was left out.
+func repeatsQuoted(p quotedSection, quoted map[string]bool) bool {
+	if len(p.Quote) == 0 {
+		return false
+	}
+	for _, l := range p.Quote {
+		if !quoted[strings.TrimSpace(l.Text)] {
+			return false
+		}
+	}
+	return true
 }
 
 // quotedText is a line as an answer quotes it: whole, or, when longer

@@ -644,3 +644,27 @@ func TestAskQuotesALonePassageWider(t *testing.T) {
 		t.Errorf("with two passages the first quotes %d lines, want fewer than %d:\n%s", got, loneFirstLines, answer)
 	}
 }
+
+// A passage that quotes only lines a passage above quotes word for word
+// (the same page for three frameworks) is passed over: the section ranked
+// next, which states something else, takes its place.
+func TestAskPassesOverARepeatedPassage(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"react", "vue", "svelte"} {
+		write(t, root, name+".md", "# "+name+" debug\n\nThe quillwort debug helper prints the rendered gasket markup.\n")
+	}
+	write(t, root, "context.md", "# Utils\n\nThe debug helper cuts the gasket markup after 7000 characters.\n")
+	for d := 1; d <= 3; d++ {
+		write(t, root, fmt.Sprintf("other%d.md", d), fmt.Sprintf("# Other %d\n\nThe quillwort gasket markup is rendered by the helper, part %d.\n", d, d))
+	}
+	a, err := newLocal(t, root).Ask(ctx, knowledge.AskQuery{Query: "what does the debug helper do with quillwort gasket markup?", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(a.Text, "The quillwort debug helper prints the rendered gasket markup."); n != 1 {
+		t.Errorf("the repeated line quoted %d times, want once:\n%s", n, a.Text)
+	}
+	if !strings.Contains(a.Text, "7000 characters") {
+		t.Errorf("want context.md's line, which the repeats left out:\n%s", a.Text)
+	}
+}
