@@ -470,7 +470,8 @@ func TestShownLooksPastACodeGroup(t *testing.T) {
 }
 
 // A code comment that opens an example ("// eslint.config.js") is not what
-// a line ending in a colon announces.
+// a line ending in a colon announces, nor a line that only opens a
+// construct (`export default [`): the line past them is.
 func TestShownSkipsAnOpeningComment(t *testing.T) {
 	q := NewQuestion("how do I apply a rule only to files under src?")
 	lines := []string{
@@ -483,8 +484,8 @@ func TestShownSkipsAnOpeningComment(t *testing.T) {
 		"```",                        // 7
 	}
 	got := q.Shown(lines, 1, 7, 1, nil, map[int]bool{})
-	if !slices.Equal(got, []int{1, 4}) {
-		t.Errorf("Shown = %v, want the announcing line 1 and line 4, not the comment of line 3", got)
+	if !slices.Equal(got, []int{1, 5}) {
+		t.Errorf("Shown = %v, want the announcing line 1 and line 5, not the comment of line 3 nor the opening line 4", got)
 	}
 }
 
@@ -758,6 +759,33 @@ func TestShownQuotesTheNextCase(t *testing.T) {
 	}
 	if parallelItems(lines[3], lines[4]) || parallelItems("- a b", "- a b") || !parallelItems("* a b c d", "* a b c e") {
 		t.Error("parallelItems: want items of one list sharing their first three words, and only those")
+	}
+}
+
+// A code line that only opens a construct (a tag's name, a line ending in
+// an opening bracket) is not what a line announces: it says nothing, as a
+// bracket alone does.
+func TestShownSkipsAnOpeningLineForTheAnnouncedLine(t *testing.T) {
+	q := NewQuestion("how do I pass custom properties to a slider component?")
+	lines := []string{
+		"You can pass custom properties to components:", // 1
+		"```svelte",                 // 2
+		"<Slider",                   // 3
+		"\t--track-color=\"black\"", // 4
+		"/>",                        // 5
+		"```",                       // 6
+	}
+	if got := q.Shown(lines, 1, 6, 1, nil, map[int]bool{}); !slices.Equal(got, []int{1, 4}) {
+		t.Errorf("Shown = %v, want line 1 and line 4, not the opening tag of line 3", got)
+	}
+	for _, c := range []struct {
+		line  string
+		opens bool
+	}{{"<Slider", true}, {"export default {", true}, {"defineConfig({", true}, {"items: [", true},
+		{"<Slider value={1} />", false}, {"npm i hono", false}, {"<div>", false}, {"foo: 1,", false}} {
+		if got := opensConstruct(c.line); got != c.opens {
+			t.Errorf("opensConstruct(%q) = %v, want %v", c.line, got, c.opens)
+		}
 	}
 }
 

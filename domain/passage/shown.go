@@ -162,6 +162,17 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 			if isBlankOrFence(t) || isCommentLine(t) || !holdsWord(t) {
 				continue
 			}
+			if block[k] > 0 && opensConstruct(t) {
+				// A code line that only opens a construct (`<Slider`,
+				// `export default {`) says nothing, as a bracket alone does:
+				// the line past it is looked at, even past the three lines
+				// looked through: the construct's content. Tune and
+				// fresh12-14 the same facts in answers 0.02 to 0.16 %
+				// smaller; with nothing quoted past the three lines, 0.2 to
+				// 0.5 % smaller, the same facts.
+				limit = max(limit, k+1)
+				continue
+			}
 			if utf8.RuneCountInString(t) <= announcedLineRunes && unquoted(k) {
 				best = append(best, k)
 				// An announced list's first item is one case of what the
@@ -550,4 +561,14 @@ func linkOnly(line string) bool {
 		return false
 	}
 	return !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+}
+
+// opensConstruct reports whether a code line only opens a construct whose
+// content is on the lines after it: a tag's name alone (`<Slider`), or a
+// line ending in an opening bracket (`export default {`, `defineConfig({`).
+func opensConstruct(t string) bool {
+	if strings.HasSuffix(t, "{") || strings.HasSuffix(t, "(") || strings.HasSuffix(t, "[") {
+		return true
+	}
+	return strings.HasPrefix(t, "<") && !strings.ContainsAny(t, " =>")
 }
