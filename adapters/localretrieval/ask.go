@@ -62,9 +62,22 @@ const (
 	askPassages   = 3 // passages quoted whenever the index finds them
 	// askMorePassages is the most passages an answer quotes: those past
 	// askPassages by askTailLines lines each, and only while the whole
-	// answer stays within askBudgetBytes (about 400 tokens).
-	askMorePassages = 5
+	// answer stays within askBudgetBytes (about 400 tokens). The sixth
+	// only when it scores close to the best (passage.CloseToBest), as
+	// ranked search_documents shows a sixth section: of the tune questions
+	// ranked search answers and librarian_ask did not, five had the fact
+	// in that sixth section.
+	askMorePassages = 6
 	askTailLines    = 2
+	// askWeakShare: a second or third passage scoring under this share of
+	// the best (passage.Question.Rank) quotes askTailLines lines, as the
+	// later passages do, not passage.SectionLines. Most answers are past
+	// askBudgetBytes with their first three passages (the median answer
+	// that quotes three of five found is 1,884 bytes), so the fourth and
+	// fifth, close to the best, were left out while a weak third passage's
+	// third line held few facts (on the tune sets, one answered fact in
+	// six of passages 2-3 was theirs alone).
+	askWeakShare = 0.8
 	// askFirstLines is how many lines the best passage quotes, one more
 	// than the others (as ranked search's best section): three in four
 	// answered facts are in it. On the fact eval's tune sets 159 -> 160 of
@@ -77,7 +90,7 @@ const (
 	loneFirstLines = 8
 	askBudgetBytes = 1600
 	// A fourth or fifth passage whose Rank score is close to the best
-	// one's (passage.CloseToBest) is quoted past askBudgetBytes,
+	// one's (askKeepShare of it) is quoted past askBudgetBytes,
 	// while the answer stays within askMostBytes: the ranking cannot tell
 	// it from the passages above. Decided on the tune sets with
 	// ShownProse for the passages after the first (their code lines, an
@@ -87,7 +100,12 @@ const (
 	// names its doc and section): at 0.75 and 2,800 bytes 415 -> 420
 	// (PostgreSQL 418 -> 421), the median answer 428 -> 419 tokens, the
 	// mean 448 -> 430 (0.8: 418; 0.7: 421, median 435; 0.65: 423, 447).
+	// Then, with weak second and third passages quoting fewer lines
+	// (askWeakShare) and a close sixth passage: 0.7 (askKeepShare), the
+	// bytes those lines left paying for the fourth and fifth passages
+	// scoring 0.7 to 0.75 of the best.
 	askMostBytes = 2800
+	askKeepShare = 0.7
 	// askCandidates are the sections asked of the index, as ranked
 	// search_documents asks for its five.
 	askCandidates    = 15
@@ -172,12 +190,12 @@ func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (_ knowledge.Eng
 
 // withinBudget leaves out the passages past askPassages, last first, while
 // the answer they make (its size in bytes, as size renders it) is over
-// askBudgetBytes, unless the last scores close to the best (passage.CloseToBest)
-// and the answer is within askMostBytes.
+// askBudgetBytes, unless the last scores close to the best (askKeepShare
+// of it) and the answer is within askMostBytes.
 func withinBudget(ps []quotedSection, size func([]quotedSection) int) []quotedSection {
 	for len(ps) > askPassages {
 		n := size(ps)
-		if n <= askBudgetBytes || n <= askMostBytes && passage.CloseToBest(ps[len(ps)-1].Share, 1) {
+		if n <= askBudgetBytes || n <= askMostBytes && ps[len(ps)-1].Share >= askKeepShare {
 			break
 		}
 		ps = ps[:len(ps)-1]
@@ -262,6 +280,12 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if len(out) == n || c.score < cands[0].score*weakPassageFactor {
 			break
 		}
+		if len(out) == 5 && !passage.CloseToBest(c.score, cands[0].score) {
+			// A sixth passage only when close to the best, as ranked
+			// search's sixth section: built, a passage left out would still
+			// keep its lines from the doc's line elsewhere (shown).
+			break
+		}
 		if shown[c.sec.Path] == nil {
 			shown[c.sec.Path] = map[int]bool{}
 		}
@@ -269,8 +293,8 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if len(out) == 0 {
 			quoted = askFirstLines
 		}
-		if len(out) >= askPassages {
-			quoted = askTailLines
+		if len(out) >= askPassages || c.score < cands[0].score*askWeakShare {
+			quoted = askTailLines // a later passage, or a weak one (askWeakShare)
 		}
 		lineLen := maxQuotedLineLen
 		if len(out) == 0 {

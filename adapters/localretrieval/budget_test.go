@@ -4,7 +4,7 @@ import "testing"
 
 // withinBudget: past askPassages, a passage stays while the answer is
 // within askBudgetBytes, or within askMostBytes when it scores close to
-// the best.
+// the best (askKeepShare).
 func TestWithinBudget(t *testing.T) {
 	for _, c := range []struct {
 		shares []float64
@@ -15,7 +15,8 @@ func TestWithinBudget(t *testing.T) {
 		{[]float64{1, .9, .9, .5, .5}, 700, 3}, // over it, the last two weak
 		{[]float64{1, 1, 1, .8, .8}, 540, 5},   // 2,700 bytes, the last two close to the best
 		{[]float64{1, 1, 1, .8, .8}, 600, 4},   // 3,000 bytes: the fifth is past askMostBytes
-		{[]float64{1, 1, 1, .7, .7}, 540, 3},   // 2,700 bytes, the last two not close enough
+		{[]float64{1, 1, 1, .7, .7}, 540, 5},   // 2,700 bytes, the last two close enough (askKeepShare)
+		{[]float64{1, 1, 1, .65, .65}, 540, 3}, // 2,700 bytes, the last two not close enough
 		{[]float64{1, 1, 1, .9, .5}, 600, 4},   // the fifth weak
 		{[]float64{1, 1, 1, 1, 1}, 1200, 3},    // three passages always
 	} {

@@ -456,8 +456,9 @@ func TestLocateDefinitionLineFirst(t *testing.T) {
 
 // The best passage quotes four lines, the next two three; a fourth and
 // fifth passage are quoted, by two lines each, while the answer stays
-// short, or, scoring as well as the best (passage.CloseToBest), while it stays
-// within askMostBytes.
+// short, or, scoring as well as the best (askKeepShare), while it stays
+// within askMostBytes; a sixth, as well, when it scores close to the best
+// (passage.CloseToBest): the six docs here score alike.
 func TestAskQuotesMorePassagesWhileShort(t *testing.T) {
 	write := func(root string, line func(doc, n int) string) {
 		for d := 1; d <= 6; d++ {
@@ -483,8 +484,8 @@ func TestAskQuotesMorePassagesWhileShort(t *testing.T) {
 	short := t.TempDir()
 	write(short, func(d, n int) string { return fmt.Sprintf("Quillwort gasket torque note %d of %d.", n, d) })
 	ps := passages(short)
-	if len(ps) != 5 {
-		t.Fatalf("%d passages, want %d while the answer is short:\n%s", len(ps), 5, strings.Join(ps, "\n\n["))
+	if len(ps) != 6 {
+		t.Fatalf("%d passages, want %d while the answer is short:\n%s", len(ps), 6, strings.Join(ps, "\n\n["))
 	}
 	for i, p := range ps {
 		want := passage.SectionLines
