@@ -280,7 +280,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if len(out) == n || c.score < cands[0].score*weakPassageFactor {
 			break
 		}
-		if len(out) == 5 && !passage.CloseToBest(c.score, cands[0].score) {
+		if len(out) == askMorePassages-1 && !passage.CloseToBest(c.score, cands[0].score) {
 			// A sixth passage only when close to the best, as ranked
 			// search's sixth section: built, a passage left out would still
 			// keep its lines from the doc's line elsewhere (shown).
