@@ -1,6 +1,9 @@
 package passage
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // What of a doc's frontmatter an answer may quote. Some doc sets keep facts
 // there that the body never restates: Hugo's function pages hold their
@@ -34,7 +37,12 @@ func init() {
 // line; otherwise lines and start as they are. lines is not changed: the
 // lines returned are a copy when they differ.
 func WithFrontmatter(lines []string, frontmatterEnd, start int) ([]string, int) {
-	facts := FrontmatterFacts(lines, frontmatterEnd, start)
+	// A spell checker's word list (`cSpell:ignore: otelc toolexec`) is
+	// searched with the section (the page's rare words find it) but is no
+	// line to quote: it states nothing.
+	facts := slices.DeleteFunc(FrontmatterFacts(lines, frontmatterEnd, start), func(k int) bool {
+		return strings.EqualFold(frontmatterKey(strings.TrimSpace(lines[k-1])), "cspell")
+	})
 	if len(facts) == 0 {
 		return lines, start
 	}

@@ -71,3 +71,27 @@ func TestFrontmatterValue(t *testing.T) {
 		}
 	}
 }
+
+// A spell checker's word list (Hugo docs' `cSpell:ignore:`) is searched
+// with the doc's first section (the page's rare words find it) but never
+// quoted: it states nothing.
+func TestWithFrontmatterSpellList(t *testing.T) {
+	lines := strings.Split(`---
+title: Suppressing specific instrumentation
+cSpell:ignore: activej akka armeria avaje clickhouse couchbase datasource
+description: Turn the agent or some of its instrumentation off.
+---
+
+## Disabling the agent entirely`, "\n")
+	if got := FrontmatterFacts(lines, 5, 7); !slices.Equal(got, []int{3, 4}) {
+		t.Errorf("FrontmatterFacts = %v, want [3 4] (the cSpell list searched too)", got)
+	}
+	got, from := WithFrontmatter(lines, 5, 7)
+	if from != 4 || got[2] != "" || got[3] == "" {
+		t.Errorf("WithFrontmatter: from %d, line 3 %q, line 4 %q; want from 4, the cSpell list blank, the description kept", from, got[2], got[3])
+	}
+	lines[3] = "weight: 12"
+	if got, from := WithFrontmatter(lines, 5, 7); from != 7 || &got[0] != &lines[0] {
+		t.Errorf("only a cSpell list: from %d, want 7 and the lines unchanged", from)
+	}
+}
