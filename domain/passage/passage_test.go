@@ -1397,3 +1397,20 @@ func TestShownQuotesTheNeighbourThatCompletesALine(t *testing.T) {
 		t.Errorf("ShownFollowed = %v, want [1 3]: the best section quotes a heading with the line after it", got)
 	}
 }
+
+// A Hugo shortcode's name and keys are markup: a line is read by what the
+// shortcode quotes (the option it names), not by `config_option`, `name`,
+// `tabpane` or `text=true`.
+func TestWithoutShortcodes(t *testing.T) {
+	for line, want := range map[string][]string{
+		`{{% config_option name="otel.javaagent.enabled" %}} Set to`: {"otel", "javaagent", "enabl", "set", "to"},
+		`{{< tabpane text=true >}}`:                                  nil,
+		`{{% /config_option %}}`:                                     nil,
+		`See {{% include "span-status.md" %}} here`:                  {"see", "span", "statu", "md", "here"},
+		`{{ .Site.Title }} stays`:                                    {"site", "titl", "stay"},
+	} {
+		if got := lineTerms(line); !slices.Equal(got, want) {
+			t.Errorf("lineTerms(%q) = %q, want %q", line, got, want)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func Words(s string) []string {
 // is a symbol alone (`$`, `\`, `**`) is read as the symbol's names, so
 // a question's "dollar sign" meets the doc's `$`.
 func lineTerms(s string) []string {
-	ws := Words(namedSymbols(s))
+	ws := Words(namedSymbols(withoutShortcodes(s)))
 	for i, w := range ws {
 		ws[i] = Stem(w)
 	}
@@ -302,5 +302,49 @@ func codeSpans(s string) [][2]int {
 		}
 		out = append(out, [2]int{at + i + 1, at + i + 1 + j})
 		at += i + j + 2
+	}
+}
+
+// withoutShortcodes returns s with each Hugo shortcode (`{{% config_option
+// name="otel.javaagent.enabled" %}}`, `{{< tabpane text=true >}}`) reduced
+// to its quoted arguments: the shortcode's name and its keys are the doc
+// tool's markup (config, option, name, text, true would meet a question
+// asking which option or name), what is quoted is what the page says.
+func withoutShortcodes(s string) string {
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 || i+2 >= len(s) || (s[i+2] != '<' && s[i+2] != '%') {
+			b.WriteString(s)
+			return b.String()
+		}
+		closer := "%}}"
+		if s[i+2] == '<' {
+			closer = ">}}"
+		}
+		j := strings.Index(s[i+3:], closer)
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		inner := s[i+3 : i+3+j]
+		for {
+			q := strings.IndexByte(inner, '"')
+			if q < 0 {
+				break
+			}
+			e := strings.IndexByte(inner[q+1:], '"')
+			if e < 0 {
+				break
+			}
+			b.WriteString(" " + inner[q+1:q+1+e] + " ")
+			inner = inner[q+2+e:]
+		}
+		b.WriteString(" ")
+		s = s[i+3+j+3:]
 	}
 }
