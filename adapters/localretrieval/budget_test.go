@@ -11,11 +11,11 @@ func TestWithinBudget(t *testing.T) {
 		each   int // bytes a passage adds to the answer
 		want   int
 	}{
-		{[]float64{1, .9, .9, .5, .5}, 300, 5}, // 1,500 bytes: within the budget
+		{[]float64{1, .9, .9, .5, .5}, 270, 5}, // 1,350 bytes: within the budget
 		{[]float64{1, .9, .9, .5, .5}, 700, 3}, // over it, the last two weak
 		{[]float64{1, 1, 1, .8, .8}, 540, 5},   // 2,700 bytes, the last two close to the best
-		{[]float64{1, 1, 1, .8, .8}, 600, 4},   // 3,000 bytes: the fifth is past askMostBytes
-		{[]float64{1, 1, 1, .7, .7}, 540, 5},   // 2,700 bytes, the last two close enough (askKeepShare)
+		{[]float64{1, 1, 1, .8, .8}, 750, 4},   // 3,750 bytes: the fifth is past askMostBytes
+		{[]float64{1, 1, 1, .7, .7}, 680, 5},   // 3,400 bytes, the last two close enough (askKeepShare)
 		{[]float64{1, 1, 1, .65, .65}, 540, 3}, // 2,700 bytes, the last two not close enough
 		{[]float64{1, 1, 1, .9, .5}, 600, 4},   // the fifth weak
 		{[]float64{1, 1, 1, 1, 1}, 1200, 3},    // three passages always
