@@ -30,9 +30,33 @@ const SearchRanked = "ranked"
 // -> 428), the medians of nine corpora of ten smaller; a share of 0.7
 // held as many in larger answers, 0.8 fewer; held out the same (309,
 // PostgreSQL 311 of 367).
+//
+// Since then a sixth and a seventh section close to the best, at
+// rankedCloseShare (0.7, not passage.CloseShare's 0.75), paid for by weak
+// sections quoting fewer lines (rankedWeakShare, rankedLateWeakShare), as
+// librarian_ask's later passages are: tune ranked 891 -> 893 (+2 -0),
+// fresh12-14 237 -> 239 (+2 -0), answers +0.47 % in bytes (tune).
 const (
 	DefaultRankedResults = 5
-	rankedCloseSections  = 1
+	rankedCloseSections  = 2
+	rankedCloseShare     = 0.7
+)
+
+// rankedWeakShare: a second or third section scoring under this share of
+// the best's passage.Question.Rank score quotes rankedWeakLines, not
+// rankedLines; rankedLateWeakShare: a fourth or later one under it quotes
+// rankedWeakLines-1, not rankedLinesLater. A weak section's third line
+// seldom holds the fact (its best line or two do, if any), and the bytes
+// buy close sections past the fifth, where the ranking cannot tell a
+// fact's section from the fifth. On tune: the weak share 0.8 alone (with
+// a seventh at 0.75) lost two facts a weak section's third line held
+// (+1 -2); 0.7 +2 -1; the late share 0.6 and 0.7 the same tune facts in
+// smaller answers (-0.9 and -2.4 %) but lost 2 and 4 fresh12-14 facts a
+// later section's second line held.
+const (
+	rankedWeakShare     = 0.65
+	rankedLateWeakShare = 0.5
+	rankedWeakLines     = 2
 )
 
 // rankedLines is how many of a section's best lines are quoted,
@@ -204,20 +228,14 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	shownLines := map[string]map[int]bool{} // per doc, the lines its sections above show
 	take := min(len(order), limit)
 	if (req.MaxResults == 0 || req.DefaultLimit) && limit == DefaultRankedResults {
-		for take < min(len(order), limit+rankedCloseSections) && passage.CloseToBest(scores[order[take]], scores[order[0]]) {
+		for take < min(len(order), limit+rankedCloseSections) && closeTo(scores[order[take]], scores[order[0]], rankedCloseShare) {
 			take++
 		}
 	}
 	for _, i := range order[:take] {
 		c := cands[i]
 		shown++
-		quotedLines := rankedLines
-		if shown == 1 {
-			quotedLines = rankedFirstLines
-		}
-		if shown > rankedFullSections {
-			quotedLines = rankedLinesLater
-		}
+		quotedLines := rankedQuotedLines(shown, scores[i], scores[order[0]])
 		gi, ok := groupOf[c.d.Path]
 		if !ok {
 			gi = len(groups)
@@ -479,4 +497,30 @@ func withElsewhere(g docHits, lines []string, own, shown int, q passage.Question
 	}
 	sh.hits = append(sh.hits, h)
 	return slices.Insert(slices.Clone(g.sections), len(g.sections)-own+1, sh)
+}
+
+// closeTo reports whether score is at least share of best (a positive
+// best: when every section scores 0, none is close), as
+// passage.CloseToBest does at passage.CloseShare.
+func closeTo(score, best, share float64) bool {
+	return best > 0 && score >= share*best
+}
+
+// rankedQuotedLines is how many lines the shown-th section (1 the best)
+// quotes, scoring score against the best's best: rankedFirstLines, then
+// rankedLines to the rankedFullSections-th, rankedLinesLater after; a weak
+// section fewer (rankedWeakShare, rankedLateWeakShare): its first lines
+// hold what it answers, if anything.
+func rankedQuotedLines(shown int, score, best float64) int {
+	switch {
+	case shown == 1:
+		return rankedFirstLines
+	case shown <= rankedFullSections && !closeTo(score, best, rankedWeakShare):
+		return min(rankedLines, rankedWeakLines)
+	case shown <= rankedFullSections:
+		return rankedLines
+	case !closeTo(score, best, rankedLateWeakShare):
+		return min(rankedLinesLater, rankedWeakLines-1)
+	}
+	return rankedLinesLater
 }

@@ -189,11 +189,12 @@ func TestRankedShowsTheOptionsDefinition(t *testing.T) {
 	}
 }
 
-// A ranked answer asked without max_results shows a sixth section that
-// scores close to the best (passage.CloseToBest), not a seventh; one asked
-// for five shows five. Its sections after the first quote prose: the
+// A ranked answer asked without max_results shows a sixth and a seventh
+// section that score close to the best (rankedCloseShare), not an eighth
+// (the seven fittings tie; seals.md is not close); one asked for five
+// shows five. Its sections after the first quote prose: the
 // code line that repeats the question's words is the best section's only.
-func TestRankedShowsACloseSixthByDefault(t *testing.T) {
+func TestRankedShowsCloseSectionsByDefault(t *testing.T) {
 	lib := indexedCopy(t, "frontmatter", "../../testdata/closeranks")
 	ask := func(max int, byDefault bool) string {
 		t.Helper()
@@ -210,8 +211,8 @@ func TestRankedShowsACloseSixthByDefault(t *testing.T) {
 		byDefault bool
 		want      string
 	}{
-		{0, false, "6 sections of 8 docs"},
-		{DefaultRankedResults, true, "6 sections of 8 docs"},
+		{0, false, "7 sections of 8 docs"},
+		{DefaultRankedResults, true, "7 sections of 8 docs"},
 		{DefaultRankedResults, false, "5 sections of 8 docs"},
 		{3, true, "3 sections of 8 docs"},
 	} {
@@ -317,5 +318,29 @@ func TestRankedQuotesTheBestDocsOpening(t *testing.T) {
 	}
 	if strings.Contains(got, opening) || strings.Count(got, "\n§ ") != 3 {
 		t.Errorf("max_results 3: want the three sections alone:\n%s", got)
+	}
+}
+
+// A weak section quotes fewer lines: a second or third under
+// rankedWeakShare of the best two, not three; a fourth or later under
+// rankedLateWeakShare one, not two. The best always quotes its own.
+func TestRankedQuotedLinesWeakSections(t *testing.T) {
+	for _, c := range []struct {
+		shown       int
+		score, best float64
+		want        int
+	}{
+		{1, 0.1, 1, rankedFirstLines},
+		{2, 0.9, 1, rankedLines},
+		{2, 0.65, 1, rankedLines},
+		{3, 0.6, 1, rankedWeakLines},
+		{4, 0.5, 1, rankedLinesLater},
+		{5, 0.4, 1, rankedWeakLines - 1},
+		{7, 0.7, 1, rankedLinesLater},
+		{2, 0, 0, rankedWeakLines}, // nothing scores: none is close
+	} {
+		if got := rankedQuotedLines(c.shown, c.score, c.best); got != c.want {
+			t.Errorf("section %d at %.2f of %.2f: %d lines, want %d", c.shown, c.score, c.best, got, c.want)
+		}
 	}
 }
