@@ -334,8 +334,8 @@ func TestRankedQuotedLinesWeakSections(t *testing.T) {
 		{2, 0.9, 1, rankedLines},
 		{2, 0.65, 1, rankedLines},
 		{3, 0.6, 1, rankedWeakLines},
-		{4, 0.5, 1, rankedLinesLater},
-		{5, 0.4, 1, rankedWeakLines - 1},
+		{4, 0.55, 1, rankedLinesLater},
+		{5, 0.5, 1, rankedWeakLines - 1},
 		{7, 0.7, 1, rankedLinesLater},
 		{2, 0, 0, rankedWeakLines}, // nothing scores: none is close
 	} {
