@@ -53,12 +53,12 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 342, "ranked": 345}
+var factHeldOutFloor = map[string]int{"ask": 342, "ranked": 346}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres): its BM25 is computed in SQL over its own
 // vectors (stemming, stop words, weights), so its figures are its own.
-var factHeldOutFloorPostgres = map[string]int{"ask": 338, "ranked": 341}
+var factHeldOutFloorPostgres = map[string]int{"ask": 338, "ranked": 342}
 
 // TestFactEval asks every fact question of every corpus twice, through
 // librarian_ask (the local engine) and through ranked search_documents,
