@@ -305,7 +305,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		if len(out) == 0 {
 			quoted = askFirstLines
 		}
-		if len(out) >= askPassages || c.score < cands[0].score*askWeakShare {
+		if len(out) >= askPassages || !passage.CloseTo(c.score, cands[0].score, askWeakShare) {
 			quoted = askTailLines // a later passage, or a weak one (askWeakShare)
 		}
 		lineLen := maxQuotedLineLen

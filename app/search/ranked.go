@@ -230,7 +230,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	shownLines := map[string]map[int]bool{} // per doc, the lines its sections above show
 	take := min(len(order), limit)
 	if (req.MaxResults == 0 || req.DefaultLimit) && limit == DefaultRankedResults {
-		for take < min(len(order), limit+rankedCloseSections) && closeTo(scores[order[take]], scores[order[0]], rankedCloseShare) {
+		for take < min(len(order), limit+rankedCloseSections) && passage.CloseTo(scores[order[take]], scores[order[0]], rankedCloseShare) {
 			take++
 		}
 	}
@@ -501,13 +501,6 @@ func withElsewhere(g docHits, lines []string, own, shown int, q passage.Question
 	return slices.Insert(slices.Clone(g.sections), len(g.sections)-own+1, sh)
 }
 
-// closeTo reports whether score is at least share of best (a positive
-// best: when every section scores 0, none is close), as
-// passage.CloseToBest does at passage.CloseShare.
-func closeTo(score, best, share float64) bool {
-	return best > 0 && score >= share*best
-}
-
 // rankedQuotedLines is how many lines the shown-th section (1 the best)
 // quotes, scoring score against the best's best: rankedFirstLines, then
 // rankedLines to the rankedFullSections-th, rankedLinesLater after; a weak
@@ -517,11 +510,11 @@ func rankedQuotedLines(shown int, score, best float64) int {
 	switch {
 	case shown == 1:
 		return rankedFirstLines
-	case shown <= rankedFullSections && !closeTo(score, best, rankedWeakShare):
+	case shown <= rankedFullSections && !passage.CloseTo(score, best, rankedWeakShare):
 		return min(rankedLines, rankedWeakLines)
 	case shown <= rankedFullSections:
 		return rankedLines
-	case !closeTo(score, best, rankedLateWeakShare):
+	case !passage.CloseTo(score, best, rankedLateWeakShare):
 		return min(rankedLinesLater, rankedWeakLines-1)
 	}
 	return rankedLinesLater

@@ -125,7 +125,15 @@ const CloseShare = 0.75
 // CloseToBest reports whether score is at least CloseShare of best (a
 // positive best: when every section scores 0, none is close).
 func CloseToBest(score, best float64) bool {
-	return best > 0 && score >= CloseShare*best
+	return CloseTo(score, best, CloseShare)
+}
+
+// CloseTo reports whether score is at least share of best, for the
+// answers that weigh sections and passages against the best at shares of
+// their own (ranked search's weak sections, librarian_ask's weak
+// passages); a positive best, as in CloseToBest.
+func CloseTo(score, best, share float64) bool {
+	return best > 0 && score >= share*best
 }
 
 // Rank scores the sections a search found for how well they answer: their

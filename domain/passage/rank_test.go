@@ -17,6 +17,19 @@ func TestCloseToBest(t *testing.T) {
 	}
 }
 
+func TestCloseTo(t *testing.T) {
+	for _, c := range []struct {
+		score, best, share float64
+		want               bool
+	}{
+		{0.5, 1, 0.5, true}, {0.49, 1, 0.5, false}, {2, 4, 0.5, true}, {0, 0, 0.5, false}, {1, 0, 0, false},
+	} {
+		if got := CloseTo(c.score, c.best, c.share); got != c.want {
+			t.Errorf("CloseTo(%v, %v, %v) = %v, want %v", c.score, c.best, c.share, got, c.want)
+		}
+	}
+}
+
 // A section whose heading names its doc's limits (Notes, Known
 // limitations, Differences from...) ranks higher for a question asking
 // yes or no, or what happens, and only for such a question: "can I keep
