@@ -23,8 +23,10 @@ const applicationID = 0x4C494252
 // ranked rows of version 7 lack. 9: a section is searched with its doc's
 // path words (domain.Document.PathWords) beside the title. 10: and with
 // its doc's tags; each doc's description hash (described: its title and
-// tags, domain.Document.DescriptionHash) is stored with its stamp.
-const schemaVersion = 10
+// tags, domain.Document.DescriptionHash) is stored with its stamp. 11:
+// the title and heading columns hold their camelCase names' parts too
+// ("hookTimeout": hook timeout), which the rows of version 10 lack.
+const schemaVersion = 11
 
 // rankWeights are the bm25 column weights of the ranked table, in column
 // order: title, heading path, body, code identifiers.

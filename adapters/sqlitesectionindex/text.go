@@ -61,9 +61,40 @@ func sectionTexts(e sectionindex.Entry) []sectionText {
 		for _, l := range passage.FrontmatterFacts(lines, e.Structure.FrontmatterEnd, s.Start) {
 			title += "\n" + strings.TrimSpace(lines[l-1])
 		}
-		out = append(out, sectionText{id: s.ID, start: s.Start, end: s.End, title: title, heading: strings.Join(path, " / "), body: body.String(), code: strings.Join(dedup(code), " ")})
+		// The title and heading columns hold a code name's parts beside its
+		// whole form, as the code column does ("hookTimeout": hook timeout):
+		// the unicode61 tokenizer reads "hookTimeout" or "fsModuleCachePath"
+		// as one token, so a one-option page titled by its option's name
+		// was found by its name's words only through the code column, at a
+		// quarter of the heading's weight (PostgreSQL's heading vector has
+		// the parts already: codeAware).
+		heading := strings.Join(path, " / ")
+		title = withIdentifierParts(title)
+		heading = withIdentifierParts(heading)
+		out = append(out, sectionText{id: s.ID, start: s.Start, end: s.End, title: title, heading: heading, body: body.String(), code: strings.Join(dedup(code), " ")})
 	}
 	return out
+}
+
+// withIdentifierParts is text with the camelCase parts of its words
+// added on a line of their own ("hookTimeout": hook timeout), or text as
+// it is when no word has such parts. Only camelCase: the tokenizer splits
+// a word at hyphens, dots and underscores already ("no-param-reassign"
+// is no, param, reassign), so those parts are searchable as they are.
+func withIdentifierParts(text string) string {
+	var parts []string
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) }) {
+		if !mayBeIdentifier(tok) {
+			continue
+		}
+		if _, ps := splitIdentifier(tok); len(ps) > 1 {
+			parts = append(parts, ps...)
+		}
+	}
+	if len(parts) == 0 {
+		return text
+	}
+	return text + "\n" + strings.Join(dedup(parts), " ")
 }
 
 func dedup(ss []string) []string {
