@@ -48,6 +48,9 @@ type quotedSection struct {
 type quotedLine struct {
 	N    int
 	Text string
+	// From, when set, is the library path of the file whose line N this
+	// is: a file the section's line includes (withIncluded).
+	From string
 }
 
 // How much an answer quotes: the sections ranked search_documents would
@@ -286,6 +289,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	var out []quotedSection
+	inc := &includer{ix: e.ix, docs: map[string][]domain.Include{}, files: map[string]includedFile{}}
 	quotedTexts := map[string]bool{}   // the lines quoted above, as quoted (repeatsQuoted)
 	shown := map[string]map[int]bool{} // per doc, the lines quoted above
 	for _, c := range cands {
@@ -313,6 +317,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 			lineLen = firstQuotedLineLen
 		}
 		p := quote(c.ent, c.lines, c.from, c.sec, question, shown[c.sec.Path], quoted, lineLen, len(out) == 0)
+		inc.withIncluded(ctx, &p, c.lines, question, quoted, lineLen, len(out) == 0)
 		withDefinition(&p, c.ent, c.lines, question, shown[c.sec.Path])
 		if cands[0].score > 0 {
 			p.Share = c.score / cands[0].score
@@ -336,6 +341,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		c := cands[0]
 		shown[c.sec.Path] = map[int]bool{}
 		p := quote(c.ent, c.lines, c.from, c.sec, question, shown[c.sec.Path], loneFirstLines, firstQuotedLineLen, true)
+		inc.withIncluded(ctx, &p, c.lines, question, loneFirstLines, firstQuotedLineLen, true)
 		withDefinition(&p, c.ent, c.lines, question, shown[c.sec.Path])
 		p.Share = out[0].Share
 		out[0] = p
@@ -502,6 +508,10 @@ func writePassage(b *strings.Builder, n int, p quotedSection) {
 		fmt.Fprintf(b, "  L%d (§ %s): %s\n", d.N, p.DefinedIn, d.Text)
 	}
 	for _, l := range p.Quote {
+		if l.From != "" { // a line of a file the section includes (withIncluded)
+			fmt.Fprintf(b, "  L%d (%s): %s\n", l.N, l.From, l.Text)
+			continue
+		}
 		if l.N < p.Start { // a doc's first section quotes its frontmatter's facts (passage.WithFrontmatter)
 			fmt.Fprintf(b, "  L%d (frontmatter): %s\n", l.N, l.Text)
 			continue

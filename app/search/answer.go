@@ -45,6 +45,9 @@ type sectionHits struct {
 	// section's own: a doc's first section quotes its frontmatter's facts
 	// (passage.WithFrontmatter).
 	from int
+	// included are lines of files the section includes, shown after its
+	// own, in place of its including lines (withIncluded).
+	included []includedHit
 }
 
 // hitStyle is what a search request asks of the answer's shape.
@@ -96,6 +99,9 @@ func writeDocHits(b *strings.Builder, g docHits, st hitStyle) {
 		writeSectionLine(b, sh.sec, g.v, len(g.p.Content), true)
 		w.st.lineRunes = cmp.Or(sh.lineRunes, st.lineRunes)
 		w.run(sh.hits, cmp.Or(sh.from, max(first, sh.sec.Start)), min(last, sh.sec.End))
+		for _, ih := range sh.included {
+			fmt.Fprintf(b, "L%d (%s): %s\n", ih.line, ih.path, wording.ExcerptOrWhole([]byte(ih.text), ih.start, ih.end, cmp.Or(w.st.lineRunes, maxHitRunes), cmp.Or(st.before, 3)))
+		}
 	}
 }
 

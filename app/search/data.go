@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/wording"
 )
 
 // Result is search_documents' answer as data, for a script (the command
@@ -49,6 +50,9 @@ type HitLine struct {
 	Text   string
 	InCode bool
 	Code   string
+	// From, when set, is the library path of the file this line is of: a
+	// file the section includes, shown in place of its including line.
+	From string `json:",omitempty"`
 }
 
 // SearchData answers req as SearchDocuments does, as data. It checks and
@@ -81,6 +85,9 @@ func (g docHits) data() DocResult {
 			sr := section(sh.sec)
 			for _, h := range sh.hits {
 				sr.Hits = append(sr.Hits, line(h))
+			}
+			for _, ih := range sh.included {
+				sr.Hits = append(sr.Hits, HitLine{Line: ih.line, Text: wording.Excerpt([]byte(ih.text), ih.start, ih.end, maxHitRunes, 3), From: ih.path})
 			}
 			out.Sections = append(out.Sections, sr)
 		}

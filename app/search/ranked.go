@@ -228,6 +228,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 	shownLines := map[string]map[int]bool{} // per doc, the lines its sections above show
+	inc := newIncludes(cat)
 	take := min(len(order), limit)
 	if (req.MaxResults == 0 || req.DefaultLimit) && limit == DefaultRankedResults {
 		for take < min(len(order), limit+rankedCloseSections) && passage.CloseTo(scores[order[take]], scores[order[0]], rankedCloseShare) {
@@ -251,7 +252,9 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		if shown == 1 {
 			lineRunes = rankedFirstHitRunes
 		}
-		groups[gi].sections = append(groups[gi].sections, rankedHits(c.sec, question, c.lines, c.from, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines, lineRunes, shown == 1))
+		sh := rankedHits(c.sec, question, c.lines, c.from, groups[gi].v, c.p.Content, shownLines[c.d.Path], quotedLines, lineRunes, shown == 1)
+		sh = l.withIncluded(ctx, inc, sh, c.d.Path, c.lines, question, quotedLines, lineRunes, shown == 1)
+		groups[gi].sections = append(groups[gi].sections, sh)
 	}
 	for gi := range groups {
 		if gi == 0 && (req.MaxResults == 0 || req.DefaultLimit) {

@@ -1,0 +1,146 @@
+package domain
+
+import (
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Include is a line of a doc that pulls another file's text into the page
+// where a site builds it: a section whose body is such a line holds none of
+// the included file's words or lines, so an answer quoting it quotes the
+// included file's lines instead, with where they come from.
+type Include struct {
+	// Line is the doc's line that includes (1-based).
+	Line int
+	// Paths are the library paths (relative to its root, slash-separated,
+	// cleaned, never above the root) the line may name, in the order the
+	// site looks for them: the first that is a doc of the library is the
+	// one included.
+	Paths []string
+	// From and To are the included file's lines (1-based, inclusive) when
+	// the line names a range (VitePress `{3,10}`); 0 for its start or end.
+	From, To int
+}
+
+var (
+	// Hugo: {{% include "span-status-preamble.md" %}}, {{< include x.md >}}
+	// (more arguments may follow the name).
+	hugoInclude = regexp.MustCompile(`^\s*\{\{[%<]\s*include\s+(?:"([^"]+)"|'([^']+)'|([^\s"'%>}]+))`)
+	// VitePress: <!--@include: ./x.md-->, <!--@include: ./x.md{3,10}-->,
+	// <!--@include: ./x.md#region-->.
+	vitepressInclude = regexp.MustCompile(`^\s*<!--\s*@include:\s*([^{#>\s]+)(?:#[^{>\s]*)?(?:\{(\d*),(\d*)\})?\s*-->`)
+	// MDX: import Note from './_note.md' and then <Note /> alone on a line.
+	mdxImport = regexp.MustCompile(`^\s*import\s+([A-Z][A-Za-z0-9_]*)\s+from\s+['"]([^'"]+)['"]\s*;?\s*$`)
+	mdxUse    = regexp.MustCompile(`^\s*<([A-Z][A-Za-z0-9_]*)\s*/>\s*$`)
+)
+
+// Includes returns the lines of the doc at docPath (its lines, lines[k-1]
+// being line k) that include another file, in line order: Hugo's include
+// shortcode (the name looked up in an `_includes` folder of the page's
+// folder, then of each folder above it), VitePress's `<!--@include: -->`
+// (a path relative to the page, `@/` for the library's root, with an
+// optional line range) and an MDX component imported from a markdown file
+// and used alone on a line. Lines in fenced code blocks are examples, not
+// includes. Only paths inside the library are given (IncludePath): a
+// caller reads them through the library, which holds no file outside its
+// root and resolves symlinks inside it.
+func Includes(docPath string, lines []string) []Include {
+	dir := path.Dir(docPath)
+	if dir == "." {
+		dir = ""
+	}
+	var out []Include
+	imports := map[string]string{} // MDX component -> its file's library path
+	fence := ""
+	for i, raw := range lines {
+		line := strings.TrimRight(raw, "\r")
+		t := strings.TrimSpace(line)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		switch {
+		case strings.HasPrefix(t, "{{"):
+			m := hugoInclude.FindStringSubmatch(t)
+			if m == nil {
+				continue
+			}
+			name := m[1] + m[2] + m[3]
+			var paths []string
+			for d := dir; ; d = path.Dir(d) {
+				if d == "." || d == "/" {
+					d = ""
+				}
+				if p, ok := IncludePath(path.Join(d, "_includes"), name); ok {
+					paths = append(paths, p)
+				}
+				if d == "" {
+					break
+				}
+			}
+			if len(paths) > 0 {
+				out = append(out, Include{Line: i + 1, Paths: paths})
+			}
+		case strings.HasPrefix(t, "<!--"):
+			m := vitepressInclude.FindStringSubmatch(t)
+			if m == nil {
+				continue
+			}
+			base, name := dir, m[1]
+			if rest, ok := strings.CutPrefix(name, "@/"); ok {
+				base, name = "", rest
+			}
+			if p, ok := IncludePath(base, name); ok {
+				from, _ := strconv.Atoi(m[2])
+				to, _ := strconv.Atoi(m[3])
+				out = append(out, Include{Line: i + 1, Paths: []string{p}, From: from, To: to})
+			}
+		case strings.HasPrefix(t, "import "):
+			if m := mdxImport.FindStringSubmatch(t); m != nil {
+				if p, ok := IncludePath(dir, m[2]); ok {
+					imports[m[1]] = p
+				}
+			}
+		case strings.HasPrefix(t, "<"):
+			if m := mdxUse.FindStringSubmatch(t); m != nil && imports[m[1]] != "" {
+				out = append(out, Include{Line: i + 1, Paths: []string{imports[m[1]]}})
+			}
+		}
+	}
+	return out
+}
+
+// IncludePath returns the library path an include names (name, relative to
+// the library folder dir) when it is a markdown file inside the library:
+// relative, no `..` above the root, no backslash, NUL or URL, a markdown
+// extension (DocStem). An include is text a doc's author wrote: it must
+// never read outside the library.
+func IncludePath(dir, name string) (string, bool) {
+	if name == "" || len(name) > 1024 || strings.ContainsAny(name, "\\\x00") || strings.Contains(name, "://") || IsAbsolute(name) {
+		return "", false
+	}
+	if dir != "" && (IsAbsolute(dir) || strings.ContainsAny(dir, "\\\x00")) {
+		return "", false
+	}
+	p := path.Clean(path.Join(dir, name))
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+		return "", false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if strings.HasPrefix(part, ".") {
+			return "", false // a dot-folder or dot-file: the library never serves one
+		}
+	}
+	if _, ok := DocStem(path.Base(p)); !ok {
+		return "", false
+	}
+	return p, true
+}
