@@ -3,6 +3,7 @@ package domain
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -53,6 +54,8 @@ func Includes(docPath string, lines []string) []Include {
 	}
 	var out []Include
 	imports := map[string]string{} // MDX component -> its file's library path
+	importAt := map[string]int{}   // MDX component -> its import's line
+	used := map[string]bool{}      // MDX components used alone on a line
 	fence := ""
 	for i, raw := range lines {
 		line := strings.TrimRight(raw, "\r")
@@ -106,14 +109,26 @@ func Includes(docPath string, lines []string) []Include {
 		case strings.HasPrefix(t, "import "):
 			if m := mdxImport.FindStringSubmatch(t); m != nil {
 				if p, ok := IncludePath(dir, m[2]); ok {
-					imports[m[1]] = p
+					imports[m[1]], importAt[m[1]] = p, i+1
 				}
 			}
 		case strings.HasPrefix(t, "<"):
 			if m := mdxUse.FindStringSubmatch(t); m != nil && imports[m[1]] != "" {
 				out = append(out, Include{Line: i + 1, Paths: []string{imports[m[1]]}})
+				used[m[1]] = true
 			}
 		}
+	}
+	// The import line of a component the doc uses names the file as well:
+	// a line chooser reads its words (`import TypeScriptExamplesNote from
+	// './_TypeScriptExamplesNote.md'`), not the bare `<TypeScriptExamplesNote />`.
+	added := false
+	for c := range used {
+		out = append(out, Include{Line: importAt[c], Paths: []string{imports[c]}})
+		added = true
+	}
+	if added {
+		slices.SortFunc(out, func(a, b Include) int { return a.Line - b.Line })
 	}
 	return out
 }

@@ -30,6 +30,7 @@ func TestIncludes(t *testing.T) {
 		{Line: 4, Paths: []string{"languages/go/cli-generated.md"}},
 		{Line: 5, Paths: []string{"languages/shared/x.md"}, From: 3, To: 10},
 		{Line: 6, Paths: []string{"root.md"}},
+		{Line: 7, Paths: []string{"languages/go/_note.md"}},
 		{Line: 8, Paths: []string{"languages/go/_note.md"}},
 	}
 	if !reflect.DeepEqual(got, want) {

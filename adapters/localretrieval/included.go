@@ -58,6 +58,7 @@ func (in *includer) withIncluded(ctx context.Context, p *quotedSection, lines []
 		return
 	}
 	var out []quotedLine
+	here := map[string]bool{} // files quoted in p's place already
 	for _, l := range p.Quote {
 		i := includeAt(incs, l.N)
 		if i < 0 || l.From != "" {
@@ -68,6 +69,9 @@ func (in *includer) withIncluded(ctx context.Context, p *quotedSection, lines []
 		if !ok {
 			out = append(out, l)
 			continue
+		}
+		if here[path] {
+			continue // an MDX import and its use: the file once
 		}
 		from, to := max(f.body, incs[i].From), len(f.lines)
 		if incs[i].To > 0 {
@@ -82,6 +86,7 @@ func (in *includer) withIncluded(ctx context.Context, p *quotedSection, lines []
 			out = append(out, l)
 			continue
 		}
+		here[path] = true
 		for _, k := range chosen {
 			if k >= 1 && k <= len(f.lines) {
 				out = append(out, quotedLine{N: k, Text: quotedText(q, f.lines[k-1], lineLen), From: path})

@@ -77,6 +77,7 @@ func (l *Searcher) withIncluded(ctx context.Context, in *includes, sh sectionHit
 		return sh
 	}
 	var kept []hit
+	here := map[string]bool{} // files shown in sh's place already
 	for _, h := range sh.hits {
 		i := slices.IndexFunc(incs, func(inc domain.Include) bool { return inc.Line == h.Line })
 		if i < 0 {
@@ -84,6 +85,9 @@ func (l *Searcher) withIncluded(ctx context.Context, in *includes, sh sectionHit
 			continue
 		}
 		file, flines, ok := l.includedFile(ctx, in, incs[i])
+		if ok && here[file] {
+			continue // an MDX import and its use: the file once
+		}
 		if !ok || in.done[file] {
 			kept = append(kept, h)
 			continue
@@ -107,7 +111,7 @@ func (l *Searcher) withIncluded(ctx context.Context, in *includes, sh sectionHit
 			kept = append(kept, h)
 			continue
 		}
-		in.done[file] = true
+		in.done[file], here[file] = true, true
 		for _, k := range chosen {
 			if k < 1 || k > len(flines) {
 				continue
