@@ -133,6 +133,14 @@ func Includes(docPath string, lines []string) []Include {
 	return out
 }
 
+// MayInclude reports whether line may be one Includes gives: a cheap test
+// a caller makes on the lines it quotes before reading the whole doc for
+// its includes.
+func MayInclude(line string) bool {
+	t := strings.TrimSpace(line)
+	return strings.HasPrefix(t, "{{") || strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "<")
+}
+
 // IncludePath returns the library path an include names (name, relative to
 // the library folder dir) when it is a markdown file inside the library:
 // relative, no `..` above the root, no backslash, NUL or URL, a markdown

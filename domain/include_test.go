@@ -36,6 +36,14 @@ func TestIncludes(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Includes:\n got %+v\nwant %+v", got, want)
 	}
+	for _, inc := range got {
+		if !MayInclude(doc[inc.Line-1]) {
+			t.Errorf("MayInclude(%q) = false", doc[inc.Line-1])
+		}
+	}
+	if MayInclude("Plain prose about includes.") {
+		t.Error("MayInclude of prose")
+	}
 	// A doc at the root looks in the root's _includes only.
 	if got := Includes("page.md", []string{`{{% include "x.md" %}}`}); len(got) != 1 || !reflect.DeepEqual(got[0].Paths, []string{"_includes/x.md"}) {
 		t.Errorf("root page: %+v", got)

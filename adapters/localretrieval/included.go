@@ -2,6 +2,7 @@ package localretrieval
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
@@ -49,6 +50,11 @@ func (in *includer) file(ctx context.Context, inc domain.Include) (string, inclu
 // quotes the preamble's "By default, all spans are `Unset`". lines are p's
 // doc's. An include that names no doc of the library stays as it is.
 func (in *includer) withIncluded(ctx context.Context, p *quotedSection, lines []string, q passage.Question, n, lineLen int, first bool) {
+	if !slices.ContainsFunc(p.Quote, func(l quotedLine) bool {
+		return l.From == "" && l.N >= 1 && l.N <= len(lines) && domain.MayInclude(lines[l.N-1])
+	}) {
+		return // no quoted line may include: the doc is not read for its includes
+	}
 	incs, ok := in.docs[p.Path]
 	if !ok {
 		incs = domain.Includes(p.Path, lines)

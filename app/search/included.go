@@ -68,6 +68,11 @@ func (l *Searcher) includedFile(ctx context.Context, in *includes, inc domain.In
 // (it says which file: the same lines again would repeat them), as does an
 // include that names no doc of the library. lines are sh's doc's (path).
 func (l *Searcher) withIncluded(ctx context.Context, in *includes, sh sectionHits, path string, lines []string, q passage.Question, n, lineRunes int, first bool) sectionHits {
+	if !slices.ContainsFunc(sh.hits, func(h hit) bool {
+		return h.Line >= 1 && h.Line <= len(lines) && domain.MayInclude(lines[h.Line-1])
+	}) {
+		return sh // no shown line may include: the doc is not read for its includes
+	}
 	incs, ok := in.incs[path]
 	if !ok {
 		incs = domain.Includes(path, lines)
