@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/include"
 	"github.com/librarian/librarian/domain/knowledge"
 	"github.com/librarian/librarian/domain/passage"
 	"github.com/librarian/librarian/domain/wording"
@@ -289,7 +290,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	var out []quotedSection
-	inc := &includer{ix: e.ix, docs: map[string][]domain.Include{}, files: map[string]includedFile{}}
+	inc := &includer{ix: e.ix, docs: map[string][]include.Directive{}, files: map[string]includedFile{}}
 	quotedTexts := map[string]bool{}   // the lines quoted above, as quoted (repeatsQuoted)
 	shown := map[string]map[int]bool{} // per doc, the lines quoted above
 	for _, c := range cands {

@@ -1414,11 +1414,3 @@ func TestWithoutShortcodes(t *testing.T) {
 		}
 	}
 }
-
-func TestIncludedLines(t *testing.T) {
-	for _, c := range []struct{ n, others, want int }{{3, 0, 3}, {4, 1, 3}, {2, 1, 1}, {2, 5, 1}} {
-		if got := IncludedLines(c.n, c.others); got != c.want {
-			t.Errorf("IncludedLines(%d, %d) = %d, want %d", c.n, c.others, got, c.want)
-		}
-	}
-}
