@@ -53,7 +53,7 @@ var factCorpora = []struct {
 // a corpus of 8 questions moves by one on changes that gain elsewhere.
 const factHeldOutGoal = 0.90
 
-var factHeldOutFloor = map[string]int{"ask": 342, "ranked": 346}
+var factHeldOutFloor = map[string]int{"ask": 343, "ranked": 346}
 
 // factHeldOutFloorPostgres is the same floor for the PostgreSQL index
 // (TestFactEvalPostgres): its BM25 is computed in SQL over its own
