@@ -63,6 +63,9 @@ type Question struct {
 	// supports; a section whose heading names requirements
 	// (namesRequirements) ranks higher.
 	asksRequirement bool
+	// asksQuantity: it asks how many, how much, how long: a long line is
+	// cut where a number stands among its words (WindowWithin).
+	asksQuantity bool
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -112,6 +115,7 @@ func NewQuestion(text string) Question {
 	q.asksYesNo = asksYesOrNo(text)
 	q.asksLimits = q.asksYesNo || strings.Contains(strings.ToLower(text), "what happen")
 	q.asksRequirement = asksForRequirement(text)
+	q.asksQuantity = containsAny(askedPhrase(text), []string{" how many ", " how much ", " how long ", " how big ", " how large ", " how often ", " how far ", " roughly ", " approximately "})
 	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
 		if r == "default" {
 			q.asksDefault = true
@@ -357,6 +361,8 @@ func (q Question) WindowWithin(line string, width int) (start, end int, ok bool)
 				held[t] = true
 				if q.related[t] {
 					score += relatedWeight
+				} else if t == numberTerm {
+					score += numberWeight
 				} else {
 					score++
 				}
@@ -386,7 +392,7 @@ func (q Question) termWords(line string) []termWord {
 	}
 	want := make(map[string]bool, len(q.terms))
 	for _, t := range q.terms {
-		want[t] = true
+		want[t] = !q.asksQuantity || !quantityWords[t]
 	}
 	var words []termWord
 	i, runes := 0, 0
@@ -413,7 +419,7 @@ func (q Question) termWords(line string) []termWord {
 				term = s
 			} else {
 				for _, t := range q.terms {
-					if len(t) >= 4 && strings.HasPrefix(s, t) {
+					if want[t] && len(t) >= 4 && strings.HasPrefix(s, t) {
 						term = t
 						break
 					}
@@ -424,10 +430,27 @@ func (q Question) termWords(line string) []termWord {
 				break
 			}
 		}
+		if q.asksQuantity && (len(words) == 0 || words[len(words)-1].from != i) && strings.ContainsFunc(line[i:j], unicode.IsDigit) {
+			// A number, for a question asking how many or how much: one
+			// term more where it stands.
+			words = append(words, termWord{i, j, runes, runesJ, numberTerm})
+		}
 		i, runes = j, runesJ
 	}
 	return words
 }
+
+// numberTerm is the term a number holds in termWords, for a question
+// asking how many or how much.
+const numberTerm = "\x00number"
+
+// numberWeight is what a number weighs in a window, for a question asking
+// how many or how much: more than a word asked.
+const numberWeight = 1.5
+
+// quantityWords are the stems a question asking for a quantity asks it
+// with ("how much", "roughly"): the number stands for them in a window.
+var quantityWords = map[string]bool{"much": true, "many": true, "roughly": true, "approximately": true}
 
 // smallestRun returns the first and last of the words of the smallest
 // run (in bytes) holding every distinct term of words.

@@ -1414,3 +1414,22 @@ func TestWithoutShortcodes(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowWithinNumber: for a question asking how much, a long line is
+// cut where a number stands among the question's words, not where more of
+// its words meet without one; "much" itself is no word to meet.
+func TestWindowWithinNumber(t *testing.T) {
+	line := "When building custom elements with Vue, the elements will rely on Vue's runtime. There is a ~16kb baseline size cost. " +
+		"This means it is not ideal to use Vue for a single custom element. However, the base size is justifiable if you are shipping " +
+		"a collection of custom elements, as Vue will allow each component to be authored with much less code."
+	q := NewQuestion("Roughly how much bundle size does the Vue runtime add when I ship components as custom elements?")
+	from, to, ok := q.WindowWithin(line, 120)
+	if !ok || !strings.Contains(line[from:to], "16kb") {
+		t.Errorf("window %q, want the one holding ~16kb", line[from:to])
+	}
+	// Asked for no quantity, the window is where most words meet.
+	q = NewQuestion("does the Vue runtime size matter when I ship components as custom elements?")
+	if from, to, ok := q.WindowWithin(line, 120); !ok || strings.Contains(line[from:to], "16kb") {
+		t.Errorf("window %q, want the one without the number: more of the question's words", line[from:to])
+	}
+}
