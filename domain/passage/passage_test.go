@@ -1433,3 +1433,21 @@ func TestWindowWithinNumber(t *testing.T) {
 		t.Errorf("window %q, want the one without the number: more of the question's words", line[from:to])
 	}
 }
+
+// TestParallelKeyedItems: two items of a keyed list (an option's name in
+// a code span or bold, then a description opening alike) are parallel
+// cases; two keys whose descriptions open differently, or two items not
+// keyed, are not.
+func TestParallelKeyedItems(t *testing.T) {
+	a := "- **`maxDepth`** - Maximum depth to print nested elements (default: `Infinity`)"
+	b := "- **`maxLength`** - Maximum length of the output string (default: `7000`)"
+	if !parallelItems(a, b) {
+		t.Error("parallelItems: want two keyed items whose descriptions open alike")
+	}
+	if parallelItems(a, "- **`filterNode`** - A CSS selector string or function") {
+		t.Error("parallelItems: a description opening otherwise is another case")
+	}
+	if parallelItems("- maxDepth - Maximum depth", "- maxLength - Maximum length") {
+		t.Error("parallelItems: items whose first words are not keys are not keyed")
+	}
+}
