@@ -31,7 +31,10 @@ const AnswerSlack = 1.5
 // librarian_ask): a line at most AnswerSlack times maxRunes long, once its
 // runs of blanks are one space, is quoted whole, and a cut one starts at
 // the start of its first sentence when that is at most SentenceSnap runes
-// before the window.
+// before the window, or at the line's start when the match ends within
+// maxRunes of it (its end where it would have been either way: the line's
+// first sentence names its subject, often the fact; tune +1 each way,
+// fresh12-14 +1 each way, answers 0.14 to 0.29 % larger in bytes).
 func ExcerptOrWhole(line []byte, start, end, maxRunes, before int) string {
 	if isTableRow(line) {
 		line, start, end = collapseBlanks(bytes.TrimRight(line, "\r"), start, end)
@@ -100,6 +103,14 @@ func excerpt(line []byte, start, end, maxRunes, wholeRunes, before, snap int) st
 	for n := 0; hi < len(line) && n < maxHitRunes; n++ {
 		_, size := utf8.DecodeRune(line[hi:])
 		hi += size
+	}
+	if snap > 0 && utf8.RuneCount(line[:end]) <= maxHitRunes {
+		// The match ends within a window's length of the line's start: the
+		// excerpt starts there, at the line's first sentence (its subject,
+		// often the fact: "animation frames are executed every `16ms`"
+		// before "When you schedule a callback ... `16ms`"), and ends where
+		// it would have, as a sentence's start moved back to does.
+		lo = 0
 	}
 	if hi == len(line) {
 		// The end of the line is in view: spend the window before the match.

@@ -114,7 +114,7 @@ func TestExcerptOrWholeQuotesANearlyShortLine(t *testing.T) {
 // the match; its end is where Excerpt ends it. A sentence that began
 // further back, and a search hit's excerpt, keep the window.
 func TestExcerptOrWholeStartsAtTheSentence(t *testing.T) {
-	lead := strings.Repeat("filler words here. ", 8) // other sentences
+	lead := strings.Repeat("filler words here. ", 12) // other sentences, the line's start out of a window's reach
 	tail := strings.Repeat(" the index changes", 20)
 	for _, tc := range []struct {
 		name, sentence, want string
@@ -140,5 +140,28 @@ func TestExcerptOrWholeStartsAtTheSentence(t *testing.T) {
 	at := strings.Index(string(far), "element")
 	if got, want := ExcerptOrWhole(far, at, at+7, 200, 6), Excerpt(far, at, at+7, 200, 6); got != want {
 		t.Errorf("ExcerptOrWhole = %q, want %q: the sentence starts past SentenceSnap", got, want)
+	}
+}
+
+// TestExcerptOrWholeFromTheLineStart: when the match ends within a
+// window's length of the line's start, an answer's excerpt starts there
+// (the line's first sentence, often its subject and the fact) and ends
+// where it would have; a search hit's excerpt keeps its window.
+func TestExcerptOrWholeFromTheLineStart(t *testing.T) {
+	line := []byte("For mock timing purposes, animation frames are executed every `16ms` (mapping to roughly `60` frames per second) after the clock starts. " +
+		"When you schedule a callback in an animation frame, the `callback` will be called when the clock has advanced `16ms`." +
+		strings.Repeat(" More words after the match.", 12))
+	at := strings.Index(string(line), "callback")
+	end := strings.LastIndex(string(line), "`16ms`") + len("`16ms`")
+	got := ExcerptOrWhole(line, at, end, 300, 6)
+	if !strings.HasPrefix(got, "For mock timing purposes") {
+		t.Errorf("ExcerptOrWhole = %q, want it from the line's start", got)
+	}
+	plain := Excerpt(line, at, end, 300, 6)
+	if strings.HasPrefix(plain, "For mock") {
+		t.Errorf("Excerpt = %q: a search hit's excerpt keeps its window", plain)
+	}
+	if tail := plain[strings.LastIndex(plain, " "):]; !strings.HasSuffix(got, tail) {
+		t.Errorf("ExcerptOrWhole = %q, want it to end as Excerpt's %q", got, tail)
 	}
 }
