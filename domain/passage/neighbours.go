@@ -40,6 +40,10 @@ func followingLine(lines []string, l, to int) int {
 			limit = k + 2
 			continue
 		}
+		if htmlComment(t) {
+			limit = min(k+2, l+6)
+			continue // an author's note to the docs' editors, no fact
+		}
 		if k == l+1 && repeatsChosen(lines, []int{l}, k) {
 			limit = k + 2 // its twin (a dark-mode screenshot, another tab's command) says nothing new
 			continue
@@ -369,4 +373,11 @@ func endsSentence(t string) bool {
 // span, or bold or italic text.
 func isKey(w string) bool {
 	return strings.HasPrefix(w, "`") || strings.HasPrefix(w, "**") || strings.HasPrefix(w, "__")
+}
+
+// htmlComment reports whether a trimmed line is an HTML comment alone
+// ("<!-- TODO in final docs, add link ... -->"): a note to the docs'
+// editors, not shown to their readers.
+func htmlComment(t string) bool {
+	return strings.HasPrefix(t, "<!--") && strings.HasSuffix(t, "-->")
 }

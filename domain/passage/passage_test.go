@@ -1451,3 +1451,26 @@ func TestParallelKeyedItems(t *testing.T) {
 		t.Error("parallelItems: items whose first words are not keys are not keyed")
 	}
 }
+
+// TestHTMLCommentNotQuoted: an HTML comment alone on its line (a note to
+// the docs' editors) is neither chosen nor quoted as the line that
+// follows a chosen one; the line past it is.
+func TestHTMLCommentNotQuoted(t *testing.T) {
+	lines := []string{
+		"### `--style-props` uses a different element",
+		"",
+		"Svelte 5 uses an extra `<svelte-css-wrapper>` element to wrap the component when using CSS custom properties.",
+		"",
+		"<!-- TODO in final docs, add link to the css custom properties section -->",
+		"",
+		"It will affect CSS selectors that use the `>` combinator.",
+	}
+	q := NewQuestion("does passing css custom properties to a component add a wrapper element?")
+	got := q.ShownFollowed(lines, 1, 7, 2, nil, map[int]bool{})
+	if slices.Contains(got, 5) || !slices.Contains(got, 7) {
+		t.Errorf("ShownFollowed = %v, want line 7 and not the comment on line 5", got)
+	}
+	if got := q.ShownProse(lines, 1, 7, 3, nil, map[int]bool{}); slices.Contains(got, 5) {
+		t.Errorf("ShownProse = %v, want no comment line", got)
+	}
+}

@@ -88,7 +88,7 @@ func (q Question) linesHolding(lines []string, from, to int, block map[int]int, 
 	}
 	where := map[string][]int{}
 	for k := max(from, 1); k <= min(to, len(lines)); k++ {
-		if block[k] > 0 || isBlankOrFence(lines[k-1]) || strings.HasPrefix(strings.TrimSpace(lines[k-1]), "#") {
+		if block[k] > 0 || isBlankOrFence(lines[k-1]) || strings.HasPrefix(strings.TrimSpace(lines[k-1]), "#") || htmlComment(strings.TrimSpace(lines[k-1])) {
 			continue
 		}
 		seen := map[string]bool{}

@@ -375,6 +375,9 @@ func (q Question) chosen(lines []string, from, to, n int, shown map[int]bool, bl
 		if shown[sc.Line] || repeatsChosen(lines, out, sc.Line) {
 			continue
 		}
+		if htmlComment(strings.TrimSpace(lines[sc.Line-1])) {
+			continue
+		}
 		if proseOnly && linkOnly(lines[sc.Line-1]) {
 			continue // a link's words alone: no fact, and a long address (tune answers 0.35 % smaller, the same facts)
 		}
