@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Span is a section a search found, as Pooled reads it: lines from..to of
@@ -172,7 +173,77 @@ func (q Question) Rank(spans []Span, index []float64) []float64 {
 			out[i] *= limitsHeadingBoost
 		}
 	}
+	linkedSections(pooled, spans, out)
 	return out
+}
+
+// linkedShare is how much of the linking section's rank a section of the
+// same doc gets when one of that section's best lines links to it.
+const linkedShare = 0.9
+
+// linkedSections raises a section that a best line of another found
+// section of its doc links to by its anchor ("| `prometheus.port` | int
+// | (unset) | [HTTP port for Prometheus scrape endpoint.](#prometheus-port)
+// |"), to linkedShare of that section's rank: reference docs (Hugo,
+// Docsy, Docusaurus sites) sum their options up in a table whose rows
+// link to a section each, where the option's behaviour is stated; the
+// table row holds the question's words, the linked section the fact.
+func linkedSections(q Question, spans []Span, out []float64) {
+	type target struct{ doc, anchor string }
+	raised := map[target]float64{}
+	for i, sp := range spans {
+		for _, s := range q.lines(sp.Lines, sp.From, sp.To, 3, false) {
+			line := sp.Lines[s.Line-1]
+			for {
+				k := strings.Index(line, "](#")
+				if k < 0 {
+					break
+				}
+				line = line[k+3:]
+				e := strings.IndexByte(line, ')')
+				if e <= 0 {
+					break
+				}
+				t := target{sp.Doc, strings.ToLower(line[:e])}
+				raised[t] = max(raised[t], linkedShare*out[i])
+			}
+		}
+	}
+	if len(raised) == 0 {
+		return
+	}
+	for i, sp := range spans {
+		if a := headingAnchor(sp); a != "" {
+			out[i] = max(out[i], raised[target{sp.Doc, a}])
+		}
+	}
+}
+
+// headingAnchor is the anchor of the heading sp opens with: its explicit
+// one (`## Options {#opts}`), or its text as GitHub and Hugo slug it
+// (lower case, letters, digits, '_' and '-' kept, spaces as '-').
+func headingAnchor(sp Span) string {
+	if sp.From < 1 || sp.From > len(sp.Lines) {
+		return ""
+	}
+	t := strings.TrimSpace(sp.Lines[sp.From-1])
+	if !strings.HasPrefix(t, "#") {
+		return ""
+	}
+	t = strings.TrimSpace(strings.TrimLeft(t, "#"))
+	if i := strings.Index(t, "{#"); i >= 0 && strings.HasSuffix(t, "}") {
+		return strings.ToLower(strings.TrimSpace(t[i+2 : len(t)-1]))
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(t) {
+		switch {
+		case unicode.IsLetter(r), unicode.IsDigit(r), r == '_', r == '-':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteRune('-')
+		}
+	}
+	return b.String()
 }
 
 // limitsHeadingBoost is how much more a section weighs in Rank, for a

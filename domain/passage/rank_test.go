@@ -100,3 +100,47 @@ func TestRankRequirementsHeading(t *testing.T) {
 		}
 	}
 }
+
+// A section that a best line of another found section of its doc links to
+// by its anchor (an options table's row linking to the option's own
+// section) ranks at least linkedShare of the linking section; a section
+// of another doc with the same anchor does not.
+func TestRankLinkedSection(t *testing.T) {
+	lines := []string{
+		"## Configuration summary",
+		"",
+		"| YAML | Type | Summary |",
+		"| --- | --- | --- |",
+		"| `prometheus.port` | int | [HTTP port for the Prometheus metrics exporter.](#prometheus-port) |",
+		"",
+		"## Prometheus port {#prometheus-port}",
+		"",
+		"Left unset, no endpoint is opened.",
+	}
+	q := NewQuestion("Which port does the Prometheus metrics exporter use?")
+	spans := []Span{
+		{Doc: "a.md", Lines: lines, From: 1, To: 6},
+		{Doc: "a.md", Lines: lines, From: 7, To: 9},
+		{Doc: "b.md", Lines: lines, From: 7, To: 9},
+	}
+	got := q.Rank(spans, []float64{1, 0.1, 0.1})
+	if got[1] < linkedShare*got[0]-1e-9 {
+		t.Errorf("linked section ranks %v, want at least %v of %v", got[1], linkedShare, got[0])
+	}
+	if got[2] >= linkedShare*got[0]-1e-9 {
+		t.Errorf("another doc's section ranks %v, raised as if linked", got[2])
+	}
+}
+
+func TestHeadingAnchor(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"## Prometheus port", "prometheus-port"},
+		{"### Generative AI contribution policy {#using-ai}", "using-ai"},
+		{"## `bind:this` changes", "bindthis-changes"},
+		{"Some prose", ""},
+	} {
+		if got := headingAnchor(Span{Lines: []string{c.line}, From: 1, To: 1}); got != c.want {
+			t.Errorf("headingAnchor(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}
