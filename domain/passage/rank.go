@@ -178,25 +178,27 @@ func (q Question) Rank(spans []Span, index []float64) []float64 {
 }
 
 // linkedShare is how much of the linking section's rank a section of the
-// same doc gets when one of that section's best lines links to it: as
+// same doc gets when that section's best line links to it: as
 // much, so it is shown wherever the linking section is (tune: 0.9 gained
 // one ranked fact; 1.0 two each way, an options table ranked sixth now
 // bringing its option's section; 1.1 the same facts; fresh12-14 the same
 // at 0.9 and 1.0).
 const linkedShare = 1.0
 
-// linkedSections raises a section that a best line of another found
+// linkedSections raises a section that the best line of another found
 // section of its doc links to by its anchor ("| `prometheus.port` | int
 // | (unset) | [HTTP port for Prometheus scrape endpoint.](#prometheus-port)
 // |"), to linkedShare of that section's rank: reference docs (Hugo,
 // Docsy, Docusaurus sites) sum their options up in a table whose rows
 // link to a section each, where the option's behaviour is stated; the
 // table row holds the question's words, the linked section the fact.
+// Only the best line's links count: the three best lines' gave the same
+// tune facts in answers 0.26 % larger (ask), the five best's 0.36 %.
 func linkedSections(q Question, spans []Span, out []float64) {
 	type target struct{ doc, anchor string }
 	raised := map[target]float64{}
 	for i, sp := range spans {
-		for _, s := range q.lines(sp.Lines, sp.From, sp.To, 3, false) {
+		for _, s := range q.lines(sp.Lines, sp.From, sp.To, 1, false) { // its best line
 			line := sp.Lines[s.Line-1]
 			for {
 				k := strings.Index(line, "](#")

@@ -101,7 +101,7 @@ func TestRankRequirementsHeading(t *testing.T) {
 	}
 }
 
-// A section that a best line of another found section of its doc links to
+// A section that the best line of another found section of its doc links to
 // by its anchor (an options table's row linking to the option's own
 // section) ranks at least linkedShare of the linking section; a section
 // of another doc with the same anchor does not.
