@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -228,8 +230,9 @@ func (ix *Index) countPool(ctx context.Context, match string, paths []string) (i
 // configuration): each token's lexemes in order, the first the whole word,
 // the rest its parts; a token that is only stop words has none.
 func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, error) {
-	tokens := strings.Fields(clean(question))
-	for i, t := range tokens {
+	words := questionWords(clean(question))
+	tokens := make([]string, len(words))
+	for i, t := range words {
 		tokens[i] = clean(codeAware(t))
 	}
 	rows, err := ix.pool.Query(ctx, `SELECT t.i, u.lexeme FROM unnest($1::text[]) WITH ORDINALITY t(tok, i),
@@ -238,6 +241,7 @@ func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, 
 		return nil, ix.fail("rank sections", err)
 	}
 	var groups []wordGroup
+	var at []int // groups[j] is words[at[j]]'s
 	last := int64(-1)
 	for rows.Next() {
 		var i int64
@@ -247,7 +251,7 @@ func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, 
 			return nil, ix.fail("rank sections", err)
 		}
 		if i != last {
-			groups = append(groups, wordGroup{whole: lexeme})
+			groups, at = append(groups, wordGroup{whole: lexeme}), append(at, int(i)-1)
 			last = i
 			continue
 		}
@@ -257,7 +261,50 @@ func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, 
 	if err := rows.Err(); err != nil {
 		return nil, ix.fail("rank sections", err)
 	}
+	// A word the parser splits itself (snake_case: OTEL_SDK_DISABLED is
+	// otel, sdk, disabl) has no whole lexeme: its first lexeme is its
+	// first part's, and the phrase of its parts starts there.
+	for j := range groups {
+		g := &groups[j]
+		if len(g.parts) > 0 && splitByParser(words[at[j]], g.whole) {
+			g.parts = append([]string{g.whole}, g.parts...)
+		}
+	}
 	return groups, nil
+}
+
+// splitByParser tells that whole, the first lexeme of word, is its first
+// part's and not the whole word's: PostgreSQL's parser splits snake_case
+// into words and keeps no whole form, where a camelCase, dotted or
+// hyphenated word has one (getruntimekey, jest.mock, no-param-reassign),
+// longer than its first part.
+func splitByParser(word, whole string) bool {
+	parts := splitCode(word)
+	return len(parts) > 1 && utf8.RuneCountInString(whole) <= utf8.RuneCountInString(parts[0])
+}
+
+// questionWords splits a question into the words Ranked reads: at spaces
+// and at punctuation that does not join a code name (as the SQLite index
+// reads a question), each trimmed of joiners at its ends. A token such as
+// `debug()/prettyDOM` or `jest.mock('./UserService')` is two words, not
+// one whose first lexeme alone counted (the rest were the parts of a
+// phrase that no doc holds).
+func questionWords(q string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(q, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !isJoiner(r)
+	}) {
+		if w = strings.TrimFunc(w, isJoiner); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// isJoiner tells the punctuation that holds a code name together
+// (max_age, --radius-field, hono/adapter, os.Getenv, std::vector, $state).
+func isJoiner(r rune) bool {
+	return r == '_' || r == '-' || r == '.' || r == '/' || r == ':' || r == '$'
 }
 
 // quoteLexeme is lexeme as a tsquery operand.

@@ -136,3 +136,35 @@ func TestUpgradeAddsDescriptionHashes(t *testing.T) {
 		t.Errorf("Ranked(responsive) after the upgrade = %+v (%v), want the footer, by its tag", r, err)
 	}
 }
+
+// A question's word glued to another by punctuation that joins no code
+// name (`debug()/prettyDOM`, `OTEL_SDK_DISABLED=true?`) is read as two
+// words, and a snake_case name, which PostgreSQL's parser splits with no
+// whole form, as the phrase of all its parts: before, only the token's
+// first lexeme (debug, otel) counted, and the section naming the rest lost
+// to one repeating that first word.
+func TestRankedReadsGluedAndSnakeCaseWords(t *testing.T) {
+	ix := fresh(t, postgrestest.DSN(t))
+	ctx := context.Background()
+	entries := []sectionindex.Entry{
+		sectionindextest.MarkdownEntry("utils.md", "Utilities", nil,
+			"# Utilities\n\n## prettyDOM\n\nprettyDOM renders markup as text, cut off past its length.\n\n## Debugging\n\nDebug a test: debug output, debug logs, debug flags and debug levels.\n"),
+		sectionindextest.MarkdownEntry("env.md", "Environment", nil,
+			"# Environment\n\n## Turning it off\n\nSet `OTEL_SDK_DISABLED` to turn every signal off.\n\n## Otel names\n\nOtel, otel everywhere: otel names, otel prefixes, otel exporters.\n"),
+	}
+	if err := ix.Apply(ctx, sectionindex.Update{Put: entries}); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{
+		"how much markup will debug()/prettyDOM print?": "utils.md#utilities/prettydom",
+		"what does OTEL_SDK_DISABLED=true do?":          "env.md#environment/turning-it-off",
+	} {
+		secs, err := ix.Ranked(ctx, domain.RankedQuery{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(secs) == 0 || secs[0].Path+"#"+secs[0].SectionID != want {
+			t.Errorf("Ranked(%q) = %+v, want %s first", q, secs, want)
+		}
+	}
+}
