@@ -172,7 +172,7 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 	if len(out) == 0 {
 		return nil, nil
 	}
-	if err := ix.bestLines(ctx, clean(codeAware(q.Text)), out); err != nil {
+	if err := ix.bestLines(ctx, clean(codeAware(strings.Join(withoutStopWords(questionWords(clean(q.Text))), " "))), out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -230,7 +230,7 @@ func (ix *Index) countPool(ctx context.Context, match string, paths []string) (i
 // configuration): each token's lexemes in order, the first the whole word,
 // the rest its parts; a token that is only stop words has none.
 func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, error) {
-	words := questionWords(clean(question))
+	words := withoutStopWords(questionWords(clean(question)))
 	tokens := make([]string, len(words))
 	for i, t := range words {
 		tokens[i] = clean(codeAware(t))
@@ -297,6 +297,34 @@ func questionWords(q string) []string {
 		if w = strings.TrimFunc(w, isJoiner); w != "" {
 			out = append(out, w)
 		}
+	}
+	return out
+}
+
+// stopWords are English words too common to rank by (the SQLite index's
+// list, and the letters a contraction leaves: Hono's, don't), dropped from
+// a question unless it has nothing else. The index's stemmer keeps every
+// word, these too: a doc's "only" and "not" are searchable.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be by can do does for from how i if in into is it its me
+		my of on or our should so that the their them then there these this to was we were what when where which
+		who why will with would you your use using s t d m re ve ll don doesn isn aren didn won can't`) {
+		stopWords[w] = true
+	}
+}
+
+// withoutStopWords is words but the stop words, or words when that is none.
+func withoutStopWords(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !stopWords[strings.ToLower(w)] {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return words
 	}
 	return out
 }

@@ -168,3 +168,42 @@ func TestRankedReadsGluedAndSnakeCaseWords(t *testing.T) {
 		}
 	}
 }
+
+// Words of the English stop list are searchable (schema version 8): a
+// question asking to run only one test finds the section writing `.only`,
+// not the one repeating "test", and an index of version 7, whose vectors lack
+// those words, is emptied by the upgrade and stored again.
+func TestRankedFindsStopListWords(t *testing.T) {
+	d := postgrestest.DSN(t)
+	ix := fresh(t, d)
+	ctx := context.Background()
+	e := sectionindextest.MarkdownEntry("focus.md", "Focus", nil,
+		"# Focus\n\n## Focusing\n\nAdd `.only` to a test to run that test alone, skipping every other suite, file and hook of the project.\n\n## Tests\n\nTests run: each test runs in a test file, and a test run runs every test.\n")
+	put := func(ix *postgressectionindex.Index) {
+		t.Helper()
+		if err := ix.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found := func(ix *postgressectionindex.Index) string {
+		t.Helper()
+		secs, err := ix.Ranked(ctx, domain.RankedQuery{Text: "how do I run only that test?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(secs) == 0 {
+			return ""
+		}
+		return secs[0].Path + "#" + secs[0].SectionID
+	}
+	put(ix)
+	if got := found(ix); got != "focus.md#focus/focusing" {
+		t.Errorf("best section %q, want focus.md#focus/focusing (only dropped as a stop word?)", got)
+	}
+	ix.Close()
+	up := upgradedFrom(t, d, schemaFor(t.Name()), 7)
+	put(up)
+	if got := found(up); got != "focus.md#focus/focusing" {
+		t.Errorf("after the upgrade, best section %q, want focus.md#focus/focusing", got)
+	}
+}

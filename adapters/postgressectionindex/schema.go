@@ -150,6 +150,28 @@ ALTER TABLE docs ADD COLUMN IF NOT EXISTS described bigint NOT NULL DEFAULT 0;
 INSERT INTO meta (key, value) VALUES ('generation', '1')
 	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
 `,
+	// 8: words are stemmed with no stop list (librarian_english_stem):
+	// the English one dropped words a question or a code name turns on
+	// (only, not, all, before, after: test.only, runAllTimers), and the
+	// question's own stop words are dropped before it is read
+	// (ranked.go). The vectors of version 7 lack those words: every doc
+	// goes, and the next ingest stores the library again. The dictionary
+	// is made once: an upgrade test runs the step again.
+	`
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_ts_dict WHERE dictname = 'librarian_english_stem' AND dictnamespace = current_schema()::regnamespace) THEN
+		CREATE TEXT SEARCH DICTIONARY librarian_english_stem (TEMPLATE = snowball, Language = english);
+	END IF;
+END $$;
+ALTER TEXT SEARCH CONFIGURATION librarian_english
+	ALTER MAPPING FOR asciiword, asciihword, hword_asciipart WITH librarian_english_stem;
+ALTER TEXT SEARCH CONFIGURATION librarian_english
+	ALTER MAPPING FOR word, hword, hword_part WITH {{unaccent}}.unaccent, librarian_english_stem;
+DELETE FROM docs;
+INSERT INTO meta (key, value) VALUES ('generation', '1')
+	ON CONFLICT (key) DO UPDATE SET value = to_jsonb((meta.value #>> '{}')::bigint + 1);
+`,
 }
 
 // tables are the section index's tables, which every role that serves it

@@ -35,3 +35,16 @@ func TestSplitByParser(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutStopWords(t *testing.T) {
+	for q, want := range map[string][]string{
+		"what does test.only do":          {"test.only"},
+		"is it Hono's default":            {"Hono", "default"},
+		"don't run all tests before push": {"run", "all", "tests", "before", "push"},
+		"what is it":                      {"what", "is", "it"}, // nothing else: kept
+	} {
+		if got := withoutStopWords(questionWords(q)); !slices.Equal(got, want) {
+			t.Errorf("withoutStopWords(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
