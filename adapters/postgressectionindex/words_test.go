@@ -41,6 +41,7 @@ func TestWithoutStopWords(t *testing.T) {
 		"what does test.only do":          {"test.only"},
 		"is it Hono's default":            {"Hono", "default"},
 		"don't run all tests before push": {"run", "all", "tests", "before", "push"},
+		"could both be just other names":  {"could", "names"},
 		"what is it":                      {"what", "is", "it"}, // nothing else: kept
 	} {
 		if got := withoutStopWords(questionWords(q)); !slices.Equal(got, want) {
