@@ -19,25 +19,11 @@ import (
 func TestRankedReadsTagsAsWords(t *testing.T) {
 	d := postgrestest.DSN(t)
 	ix := fresh(t, d)
-	ctx := context.Background()
 	e := sectionindextest.MarkdownEntry("sfc.md", "Single-file components", nil,
 		"# Single-file components\n\n## `<script setup>`\n\nA `<script>` tag with a `setup` attribute runs once per component instance, compiled ahead of time.\n\n## Styles\n\nScoped styles apply to this component only.\n")
-	put := func(ix *postgressectionindex.Index) {
-		t.Helper()
-		if err := ix.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(ix *postgressectionindex.Index) { putEntry(t, ix, e) }
 	found := func(ix *postgressectionindex.Index) string {
-		t.Helper()
-		secs, err := ix.Ranked(ctx, domain.RankedQuery{Text: "does the script setup block run once per instance, compiled ahead of time?"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(secs) == 0 {
-			return ""
-		}
-		return secs[0].Path + "#" + secs[0].SectionID
+		return bestSection(t, ix, "does the script setup block run once per instance, compiled ahead of time?")
 	}
 	put(ix)
 	if got := found(ix); got != "sfc.md#single-file-components/script-setup" {
@@ -176,26 +162,10 @@ func TestRankedReadsGluedAndSnakeCaseWords(t *testing.T) {
 func TestRankedFindsStopListWords(t *testing.T) {
 	d := postgrestest.DSN(t)
 	ix := fresh(t, d)
-	ctx := context.Background()
 	e := sectionindextest.MarkdownEntry("focus.md", "Focus", nil,
 		"# Focus\n\n## Focusing\n\nAdd `.only` to a test to run that test alone, skipping every other suite, file and hook of the project.\n\n## Tests\n\nTests run: each test runs in a test file, and a test run runs every test.\n")
-	put := func(ix *postgressectionindex.Index) {
-		t.Helper()
-		if err := ix.Apply(ctx, sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	found := func(ix *postgressectionindex.Index) string {
-		t.Helper()
-		secs, err := ix.Ranked(ctx, domain.RankedQuery{Text: "how do I run only that test?"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(secs) == 0 {
-			return ""
-		}
-		return secs[0].Path + "#" + secs[0].SectionID
-	}
+	put := func(ix *postgressectionindex.Index) { putEntry(t, ix, e) }
+	found := func(ix *postgressectionindex.Index) string { return bestSection(t, ix, "how do I run only that test?") }
 	put(ix)
 	if got := found(ix); got != "focus.md#focus/focusing" {
 		t.Errorf("best section %q, want focus.md#focus/focusing (only dropped as a stop word?)", got)
@@ -206,4 +176,26 @@ func TestRankedFindsStopListWords(t *testing.T) {
 	if got := found(up); got != "focus.md#focus/focusing" {
 		t.Errorf("after the upgrade, best section %q, want focus.md#focus/focusing", got)
 	}
+}
+
+// putEntry stores e in ix.
+func putEntry(t *testing.T, ix *postgressectionindex.Index, e sectionindex.Entry) {
+	t.Helper()
+	if err := ix.Apply(context.Background(), sectionindex.Update{Put: []sectionindex.Entry{e}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// bestSection is the path and section id of ix's best ranked section for
+// question, "" for none.
+func bestSection(t *testing.T, ix *postgressectionindex.Index, question string) string {
+	t.Helper()
+	secs, err := ix.Ranked(context.Background(), domain.RankedQuery{Text: question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(secs) == 0 {
+		return ""
+	}
+	return secs[0].Path + "#" + secs[0].SectionID
 }
