@@ -148,11 +148,12 @@ func CloseTo(score, best, share float64) bool {
 func (q Question) Rank(spans []Span, index []float64) []float64 {
 	pooled, held := q.pooled(spans)
 	lineScores := make([]float64, len(spans))
+	bestLines := make([]int, len(spans)) // each span's best line, 0 for none
 	covers := make([]float64, len(spans))
 	bestIndex, bestLine, bestCover := 0.0, 0.0, 0.0
 	for i, sp := range spans {
 		if best := pooled.lines(sp.Lines, sp.From, sp.To, 1, false); len(best) > 0 {
-			lineScores[i] = best[0].Score
+			lineScores[i], bestLines[i] = best[0].Score, best[0].Line
 		}
 		covers[i] = pooled.coverage(held[i])
 		bestIndex, bestLine, bestCover = max(bestIndex, index[i]), max(bestLine, lineScores[i]), max(bestCover, covers[i])
@@ -173,7 +174,7 @@ func (q Question) Rank(spans []Span, index []float64) []float64 {
 			out[i] *= limitsHeadingBoost
 		}
 	}
-	linkedSections(pooled, spans, out)
+	linkedSections(spans, bestLines, out)
 	return out
 }
 
@@ -192,14 +193,15 @@ const linkedShare = 1.0
 // Docsy, Docusaurus sites) sum their options up in a table whose rows
 // link to a section each, where the option's behaviour is stated; the
 // table row holds the question's words, the linked section the fact.
-// Only the best line's links count: the three best lines' gave the same
-// tune facts in answers 0.26 % larger (ask), the five best's 0.36 %.
-func linkedSections(q Question, spans []Span, out []float64) {
+// Only the best line's links count (bestLines[i] is spans[i]'s, as Rank
+// scored it; 0 for none): the three best lines' gave the same tune facts
+// in answers 0.26 % larger (ask), the five best's 0.36 %.
+func linkedSections(spans []Span, bestLines []int, out []float64) {
 	type target struct{ doc, anchor string }
 	raised := map[target]float64{}
 	for i, sp := range spans {
-		for _, s := range q.lines(sp.Lines, sp.From, sp.To, 1, false) { // its best line
-			line := sp.Lines[s.Line-1]
+		if bestLines[i] > 0 {
+			line := sp.Lines[bestLines[i]-1]
 			for {
 				k := strings.Index(line, "](#")
 				if k < 0 {
