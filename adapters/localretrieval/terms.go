@@ -4,21 +4,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/librarian/librarian/domain/passage"
 )
-
-// Words of a query that say nothing about what is asked for.
-var stopwords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be but by can do does did for from has have how i if in into is it its
-		me my no not of on or our so that the their them then there these they this those to up us was we were what when where
-		which while who whom why will with you your all any each every some such than too very just also should would could
-		may might must shall about after again against before below between both during few more most other own same
-		through under until off over out only nor find show tell give get where's what's whats use used using want need
-		there here get set make does done doing something thing things way ways please`) {
-		stopwords[w] = true
-	}
-}
 
 // queryTerms returns the distinct content words of s, lower case, in order
 // (letters, digits and '_'; other characters split words), at most max.
@@ -28,7 +16,7 @@ func queryTerms(s string, max int) []string {
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
 	}) {
-		if len(w) < 2 || stopwords[w] || seen[w] {
+		if len(w) < 2 || passage.Stopword(w) || seen[w] {
 			continue
 		}
 		seen[w] = true

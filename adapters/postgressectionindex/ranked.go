@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/passage"
 )
 
 // defaultLimit is the number of sections a RankedQuery without a Limit gets.
@@ -301,32 +302,17 @@ func questionWords(q string) []string {
 	return out
 }
 
-// stopWords are English words too common to rank by, dropped from a
-// question unless it has nothing else: the SQLite index's list, the
-// letters a contraction leaves (Hono's, don't), and the pronouns,
-// auxiliaries and connectives of PostgreSQL's English stop list (been,
-// his, but, because, both, each, other, than, just). The words of that
-// list a question turns on are kept: negations and restrictions (not, no,
-// only, all), places and times (before, after, off, out, over, while).
-// The index's stemmer keeps every word, these too.
-var stopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be by can do does for from how i if in into is it its me
-		my of on or our should so that the their them then there these this to was we were what when where which
-		who why will with would you your use using s t d m re ve ll don doesn isn aren didn won
-		am been being have has had having did doing he him his himself she her hers herself they theirs themselves
-		whom those ours ourselves yours yourself yourselves myself itself but because about through here both each
-		other some such than just now further any`) {
-		stopWords[w] = true
-	}
-}
-
 // withoutStopWords is words but the stop words, or words when that is none.
+// A word is a stop word when SQLite's index drops it too
+// (passage.QueryStopword) or is one of the pronouns, auxiliaries and
+// connectives PostgreSQL's English stop list names (passage.Connective):
+// the index's stemmer keeps every word (schema version 8), so the words of
+// that list a question turns on stay searchable (not, no, only, all,
+// before, after, off, out, over, while).
 func withoutStopWords(words []string) []string {
 	var out []string
 	for _, w := range words {
-		if !stopWords[strings.ToLower(w)] {
+		if lw := strings.ToLower(w); !passage.QueryStopword(lw) && !passage.Connective(lw) {
 			out = append(out, w)
 		}
 	}

@@ -190,18 +190,6 @@ func splitIdentifier(tok string) (string, []string) {
 	return whole.String(), parts
 }
 
-// stopWords are English words too common to rank by, dropped from a query
-// unless it has nothing else.
-var stopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be by can do does for from how i if in into is it its me
-		my of on or our should so that the their them then there these this to was we were what when where which
-		who why will with would you your use using`) {
-		stopWords[w] = true
-	}
-}
-
 // matchExpression turns a question in words into an FTS5 expression: each
 // word a quoted string (so no search syntax is ever interpreted), code
 // identifiers as their whole form or the phrase of their parts, all joined
@@ -227,7 +215,7 @@ func matchTerms(text string) (terms, parts []string) {
 			continue
 		}
 		w := word{whole, ps}
-		if len(ps) == 1 && stopWords[whole] {
+		if len(ps) == 1 && passage.QueryStopword(whole) {
 			stops = append(stops, w)
 			continue
 		}

@@ -129,20 +129,6 @@ func american(w string) string {
 	return w
 }
 
-// stopwords say nothing about what is asked for.
-var stopwords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be but by can do does did for from has have how i if in into is it its
-		me my no not of on or our so that the their them then there these they this those to up us was we were what when where
-		which while who whom why will with you your all any each every some such than too very just also should would could
-		may might must shall about after again against before below between both during few more most other own same
-		through under until off over out only nor find show tell give get where's what's whats use used using want need
-		there here get set make does done doing something thing things way ways please happens happen`) {
-		stopwords[w] = true
-	}
-}
-
 // relatedWeight is how much a word the docs use for a question's word
 // weighs against a word the question holds.
 const relatedWeight = 0.6
