@@ -1,6 +1,9 @@
 package domain
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Section is a part of a document that starts at a heading (or, for the
 // special sections, at the start of the file or of the title) and runs to
@@ -20,6 +23,10 @@ type Section struct {
 	Parent  int    // index of the parent in Structure.Sections, -1 for top level
 	Depth   int    // 1 for top-level sections, 2 for their children, ...
 }
+
+// SlugOf is the last element of a full section id, the section's own slug:
+// "refresh-tokens/rotation" is "rotation".
+func SlugOf(id string) string { return id[strings.LastIndexByte(id, '/')+1:] }
 
 // CodeBlock is a fenced code block. Start and End are the lines of its
 // opening and closing fences; an unclosed fence has Closed false and runs to

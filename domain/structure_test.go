@@ -56,3 +56,16 @@ func TestOpening(t *testing.T) {
 		}
 	}
 }
+
+func TestSlugOf(t *testing.T) {
+	for id, want := range map[string]string{
+		"refresh-tokens/rotation": "rotation",
+		"prometheus-port":         "prometheus-port",
+		"_intro":                  "_intro",
+		"a/b/c-1":                 "c-1",
+	} {
+		if got := SlugOf(id); got != want {
+			t.Errorf("SlugOf(%q) = %q, want %q", id, got, want)
+		}
+	}
+}

@@ -279,7 +279,7 @@ func (e *Engine) passages(ctx context.Context, text, asked string, n int, exclud
 		}
 		quoted, from := passage.WithFrontmatter(lines[s.Path], ent.Structure.FrontmatterEnd, s.Start)
 		cands = append(cands, candidate{sec: s, ent: ent, lines: quoted, from: from})
-		spans = append(spans, passage.Span{Doc: s.Path, Lines: quoted, From: from, To: s.End})
+		spans = append(spans, passage.Span{Doc: s.Path, Lines: quoted, From: from, To: s.End, Anchor: domain.SlugOf(s.SectionID)})
 	}
 	index := make([]float64, len(cands))
 	for i, c := range cands {

@@ -218,7 +218,7 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		}
 		quoted, from := passage.WithFrontmatter(lines, p.Structure.FrontmatterEnd, s.Start)
 		cands = append(cands, candidate{s, d, p, quoted, from})
-		spans = append(spans, passage.Span{Doc: d.Path, Lines: quoted, From: from, To: s.End})
+		spans = append(spans, passage.Span{Doc: d.Path, Lines: quoted, From: from, To: s.End, Anchor: domain.SlugOf(s.SectionID)})
 		index = append(index, s.Score)
 	}
 	scores := question.Rank(spans, index)

@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // Span is a section a search found, as Pooled reads it: lines from..to of
@@ -14,6 +13,9 @@ type Span struct {
 	Doc      string
 	Lines    []string
 	From, To int
+	// Anchor is the section's slug, the last element of its id
+	// (domain.SlugOf): what a link in its doc names it by ("#prometheus-port").
+	Anchor string
 }
 
 // Pooled returns the question with its terms weighed over the lines of all
@@ -221,37 +223,10 @@ func linkedSections(spans []Span, bestLines []int, out []float64) {
 		return
 	}
 	for i, sp := range spans {
-		if a := headingAnchor(sp); a != "" {
-			out[i] = max(out[i], raised[target{sp.Doc, a}])
+		if sp.Anchor != "" {
+			out[i] = max(out[i], raised[target{sp.Doc, sp.Anchor}])
 		}
 	}
-}
-
-// headingAnchor is the anchor of the heading sp opens with: its explicit
-// one (`## Options {#opts}`), or its text as GitHub and Hugo slug it
-// (lower case, letters, digits, '_' and '-' kept, spaces as '-').
-func headingAnchor(sp Span) string {
-	if sp.From < 1 || sp.From > len(sp.Lines) {
-		return ""
-	}
-	t := strings.TrimSpace(sp.Lines[sp.From-1])
-	if !strings.HasPrefix(t, "#") {
-		return ""
-	}
-	t = strings.TrimSpace(strings.TrimLeft(t, "#"))
-	if i := strings.Index(t, "{#"); i >= 0 && strings.HasSuffix(t, "}") {
-		return strings.ToLower(strings.TrimSpace(t[i+2 : len(t)-1]))
-	}
-	var b strings.Builder
-	for _, r := range strings.ToLower(t) {
-		switch {
-		case unicode.IsLetter(r), unicode.IsDigit(r), r == '_', r == '-':
-			b.WriteRune(r)
-		case r == ' ':
-			b.WriteRune('-')
-		}
-	}
-	return b.String()
 }
 
 // limitsHeadingBoost is how much more a section weighs in Rank, for a

@@ -119,9 +119,9 @@ func TestRankLinkedSection(t *testing.T) {
 	}
 	q := NewQuestion("Which port does the Prometheus metrics exporter use?")
 	spans := []Span{
-		{Doc: "a.md", Lines: lines, From: 1, To: 6},
-		{Doc: "a.md", Lines: lines, From: 7, To: 9},
-		{Doc: "b.md", Lines: lines, From: 7, To: 9},
+		{Doc: "a.md", Lines: lines, From: 1, To: 6, Anchor: "configuration-summary"},
+		{Doc: "a.md", Lines: lines, From: 7, To: 9, Anchor: "prometheus-port"},
+		{Doc: "b.md", Lines: lines, From: 7, To: 9, Anchor: "prometheus-port"},
 	}
 	got := q.Rank(spans, []float64{1, 0.1, 0.1})
 	if got[1] < linkedShare*got[0]-1e-9 {
@@ -129,18 +129,5 @@ func TestRankLinkedSection(t *testing.T) {
 	}
 	if got[2] >= linkedShare*got[0]-1e-9 {
 		t.Errorf("another doc's section ranks %v, raised as if linked", got[2])
-	}
-}
-
-func TestHeadingAnchor(t *testing.T) {
-	for _, c := range []struct{ line, want string }{
-		{"## Prometheus port", "prometheus-port"},
-		{"### Generative AI contribution policy {#using-ai}", "using-ai"},
-		{"## `bind:this` changes", "bindthis-changes"},
-		{"Some prose", ""},
-	} {
-		if got := headingAnchor(Span{Lines: []string{c.line}, From: 1, To: 1}); got != c.want {
-			t.Errorf("headingAnchor(%q) = %q, want %q", c.line, got, c.want)
-		}
 	}
 }
