@@ -42,8 +42,15 @@ type quotedSection struct {
 	// own best (passage.Question.ElsewhereLine), with its section's id.
 	Elsewhere   *quotedLine
 	ElsewhereIn string
+	// Linked, when set, is the labelled default of a setting one of the
+	// passage's lines links to, from the setting's own doc (its library
+	// path in From): withLinkedDefault.
+	Linked *quotedLine
 	// doc is what the passage was quoted from, for withElsewhere.
 	doc *quotedDoc
+	// lines are the passage's doc's lines, as quoted (withLinkedDefault
+	// reads its quoted lines' links whole).
+	lines []string
 }
 
 type quotedLine struct {
@@ -192,6 +199,7 @@ func (e *Engine) Ask(ctx context.Context, q knowledge.AskQuery) (_ knowledge.Eng
 		return t.Len()
 	})
 	withElsewhere(ps)
+	e.withLinkedDefault(ctx, ps)
 	renderPassages(&b, query, ps, told, excluded)
 	var served []string
 	for _, p := range ps {
@@ -392,7 +400,7 @@ func quotedText(q passage.Question, line string, lineLen int) string {
 // to where the question's words meet. The first passage (first) quotes
 // each of them with the line that follows it (passage.Question.ShownFollowed).
 func quote(ent sectionindex.Entry, lines []string, from int, s domain.RankedSection, q passage.Question, shown map[int]bool, nLines, lineLen int, first bool) quotedSection {
-	p := quotedSection{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score}
+	p := quotedSection{DocID: ent.Doc.ID, Path: s.Path, SectionID: s.SectionID, Start: s.Start, End: s.End, Score: s.Score, lines: lines}
 	if p.DocID == "" {
 		p.DocID = s.Path
 	}
@@ -518,6 +526,9 @@ func writePassage(b *strings.Builder, n int, p quotedSection) {
 			continue
 		}
 		fmt.Fprintf(b, "  L%d: %s\n", l.N, l.Text)
+	}
+	if l := p.Linked; l != nil {
+		fmt.Fprintf(b, "  L%d (%s): %s\n", l.N, l.From, l.Text)
 	}
 }
 

@@ -266,6 +266,9 @@ func (l *Searcher) searchRanked(ctx context.Context, req SearchRequest, data *Re
 		}
 		groups[gi].sections = withDefinitions(groups[gi], question, shownLines[groups[gi].doc.Path])
 	}
+	if req.MaxResults == 0 || req.DefaultLimit {
+		l.withLinkedDefault(ctx, inc, groups, docLines, question)
+	}
 	var body strings.Builder
 	style := hitStyle{context: req.Context, tagFilter: req.Tags, lineRunes: rankedHitRunes, before: rankedHitBefore}
 	for _, g := range groups {

@@ -66,6 +66,9 @@ type Question struct {
 	// asksQuantity: it asks how many, how much, how long: a long line is
 	// cut where a number stands among its words (WindowWithin).
 	asksQuantity bool
+	// asksWhere: it asks where a thing is kept or goes (a path, a
+	// folder): what a setting's default may be (AsksSetting).
+	asksWhere bool
 }
 
 // NewQuestion reads a question (or a search's words).
@@ -115,6 +118,7 @@ func NewQuestion(text string) Question {
 	q.asksYesNo = asksYesOrNo(text)
 	q.asksLimits = q.asksYesNo || strings.Contains(strings.ToLower(text), "what happen")
 	q.asksRequirement = asksForRequirement(text)
+	q.asksWhere = strings.Contains(askedPhrase(text), " where ")
 	q.asksQuantity = containsAny(askedPhrase(text), []string{" how many ", " how much ", " how long ", " how big ", " how large ", " how often ", " how far ", " roughly ", " approximately "})
 	for _, r := range relatedTo(" " + strings.Join(words, " ") + " ") {
 		if r == "default" {
