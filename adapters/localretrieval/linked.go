@@ -2,9 +2,9 @@ package localretrieval
 
 import (
 	"context"
-	"sort"
 	"strings"
 
+	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/passage"
 )
 
@@ -22,7 +22,7 @@ import (
 // settled (withinBudget), so it takes no passage's place; none when a
 // passage quotes the linked doc already.
 func (e *Engine) withLinkedDefault(ctx context.Context, ps []quotedSection) {
-	if len(ps) == 0 || ps[0].doc == nil || !ps[0].doc.question.AsksSetting() {
+	if len(ps) == 0 || ps[0].doc == nil {
 		return
 	}
 	q := ps[0].doc.question
@@ -30,46 +30,26 @@ func (e *Engine) withLinkedDefault(ctx context.Context, ps []quotedSection) {
 	for _, p := range ps {
 		quotedDoc[p.Path] = true
 	}
-	// The links in the order the answer shows them; the one whose name
-	// holds most of the question's words is read first (a migration note
-	// links `api` above the screenshot page's `browser.screenshotDirectory`).
-	type linkAt struct {
-		p    int
-		link passage.OptionLink
-	}
-	var links []linkAt
+	var links []passage.LinkAt
 	for i, p := range ps {
 		for _, n := range quotedLineNumbers(p) {
 			if n >= 1 && n <= len(p.lines) {
 				for _, l := range passage.OptionLinks(p.Path, p.lines[n-1]) {
-					links = append(links, linkAt{i, l})
+					links = append(links, passage.LinkAt{At: i, Link: l})
 				}
 			}
 		}
 	}
-	sort.SliceStable(links, func(i, j int) bool {
-		return q.NameAsked(links[i].link.Name) > q.NameAsked(links[j].link.Name)
-	})
-	tried := map[string]bool{}
-	for _, la := range links {
-		link := la.link
-		for _, path := range link.Paths {
-			key := path + "#" + link.Anchor
-			if quotedDoc[path] || tried[key] {
-				continue
-			}
-			tried[key] = true
+	found, ok := q.FirstLinkedDefault(links, func(path string) bool { return quotedDoc[path] },
+		func(path string) (domain.Structure, []string, bool) {
 			ent, err := e.ix.Entry(ctx, path)
 			if err != nil {
-				continue
+				return domain.Structure{}, nil, false
 			}
-			lines := strings.Split(string(ent.Content), "\n")
-			if l := passage.LinkedDefault(ent.Structure, lines, link.Anchor); l > 0 {
-				ps[la.p].Linked = &quotedLine{N: l, Text: quotedText(q, lines[l-1], maxQuotedLineLen), From: path}
-				return
-			}
-			break // the link's doc, with no default where it points
-		}
+			return ent.Structure, strings.Split(string(ent.Content), "\n"), true
+		})
+	if ok {
+		ps[found.At].Linked = &quotedLine{N: found.Line, Text: quotedText(q, found.Lines[found.Line-1], maxQuotedLineLen), From: found.Path}
 	}
 }
 

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/librarian/librarian/domain"
@@ -23,60 +22,46 @@ import (
 // none when the linked doc is shown already. lines are the shown docs'
 // lines, by path.
 func (l *Searcher) withLinkedDefault(ctx context.Context, in *includes, groups []docHits, lines map[string][]string, q passage.Question) {
-	if !q.AsksSetting() {
-		return
-	}
 	shownDoc := map[string]bool{}
 	for _, g := range groups {
 		shownDoc[g.doc.Path] = true
 	}
-	type linkAt struct {
-		g, s int
-		link passage.OptionLink
-	}
-	var links []linkAt
+	type place struct{ g, s int }
+	var places []place
+	var links []passage.LinkAt
 	for gi, g := range groups {
 		dl := lines[g.doc.Path]
 		for si, sh := range g.sections {
 			for _, h := range sh.hits {
 				if h.Line >= 1 && h.Line <= len(dl) {
 					for _, link := range passage.OptionLinks(g.doc.Path, dl[h.Line-1]) {
-						links = append(links, linkAt{gi, si, link})
+						links = append(links, passage.LinkAt{At: len(places), Link: link})
+						places = append(places, place{gi, si})
 					}
 				}
 			}
 		}
 	}
-	sort.SliceStable(links, func(i, j int) bool {
-		return q.NameAsked(links[i].link.Name) > q.NameAsked(links[j].link.Name)
-	})
-	tried := map[string]bool{}
-	for _, la := range links {
-		for _, p := range la.link.Paths {
-			key := p + "#" + la.link.Anchor
-			if shownDoc[p] || tried[key] {
-				continue
-			}
-			tried[key] = true
+	found, ok := q.FirstLinkedDefault(links, func(p string) bool { return shownDoc[p] },
+		func(p string) (domain.Structure, []string, bool) {
 			i, ok := slices.BinarySearchFunc(in.docs, p, func(d domain.Document, p string) int { return strings.Compare(d.Path, p) })
 			if !ok {
-				continue
+				return domain.Structure{}, nil, false
 			}
 			doc, err := l.lib.Open(ctx, in.docs[i])
 			if err != nil {
-				continue
+				return domain.Structure{}, nil, false
 			}
-			dl := strings.Split(string(doc.Content), "\n")
-			if k := passage.LinkedDefault(doc.Structure, dl, la.link.Anchor); k > 0 {
-				ih := includedHit{path: p, line: k, text: strings.TrimRight(dl[k-1], "\r")}
-				if a, b, ok := q.WindowWithin(ih.text, rankedHitRunes-rankedHitRunes/rankedHitBefore); ok {
-					ih.start, ih.end = a, b
-				}
-				sh := &groups[la.g].sections[la.s]
-				sh.included = append(sh.included, ih)
-				return
-			}
-			break // the link's doc, with no default where it points
-		}
+			return doc.Structure, strings.Split(string(doc.Content), "\n"), true
+		})
+	if !ok {
+		return
 	}
+	ih := includedHit{path: found.Path, line: found.Line, text: strings.TrimRight(found.Lines[found.Line-1], "\r")}
+	if a, b, ok := q.WindowWithin(ih.text, rankedHitRunes-rankedHitRunes/rankedHitBefore); ok {
+		ih.start, ih.end = a, b
+	}
+	at := places[found.At]
+	sh := &groups[at.g].sections[at.s]
+	sh.included = append(sh.included, ih)
 }

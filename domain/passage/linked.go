@@ -159,3 +159,56 @@ func (q Question) NameAsked(name string) int {
 	}
 	return n
 }
+
+// LinkAt is a link of a line an answer shows, with where the answer shows
+// it (At: the caller's own index, e.g. of its passage).
+type LinkAt struct {
+	At   int
+	Link OptionLink
+}
+
+// LinkedDefaultFound is the labelled default FirstLinkedDefault found: At
+// is the link's LinkAt.At, Path the linked doc, Line its line (1-based) in
+// Lines, the doc's lines.
+type LinkedDefaultFound struct {
+	At    int
+	Path  string
+	Line  int
+	Lines []string
+}
+
+// FirstLinkedDefault is the labelled default (LinkedDefault) of the first
+// setting links names, the ones whose names hold most of the question's
+// words first (NameAsked: a migration note links `api` above the
+// screenshot page's `browser.screenshotDirectory`), then in the order
+// shown. A doc shown already (shown) is passed over, each doc and anchor
+// is read once, and a link's later paths are tried only when its earlier
+// ones are not in the library (read false): the first doc found decides.
+// ok is false when the question does not ask for a setting (AsksSetting)
+// or no linked doc states a default where its link points.
+func (q Question) FirstLinkedDefault(links []LinkAt, shown func(path string) bool, read func(path string) (domain.Structure, []string, bool)) (LinkedDefaultFound, bool) {
+	if !q.AsksSetting() {
+		return LinkedDefaultFound{}, false
+	}
+	links = slices.Clone(links)
+	slices.SortStableFunc(links, func(a, b LinkAt) int { return q.NameAsked(b.Link.Name) - q.NameAsked(a.Link.Name) })
+	tried := map[string]bool{}
+	for _, la := range links {
+		for _, p := range la.Link.Paths {
+			key := p + "#" + la.Link.Anchor
+			if shown(p) || tried[key] {
+				continue
+			}
+			tried[key] = true
+			st, lines, ok := read(p)
+			if !ok {
+				continue
+			}
+			if k := LinkedDefault(st, lines, la.Link.Anchor); k > 0 {
+				return LinkedDefaultFound{At: la.At, Path: p, Line: k, Lines: lines}, true
+			}
+			break // the link's doc, with no default where it points
+		}
+	}
+	return LinkedDefaultFound{}, false
+}
