@@ -207,19 +207,23 @@ func matchTerms(text string) (terms, parts []string) {
 	type word struct {
 		whole string
 		parts []string
+		code  bool // in a code span: `a = b = 0`
 	}
 	var words, stops []word
-	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !isWordRune(r) && !isJoiner(r) }) {
-		whole, ps := splitIdentifier(tok)
-		if len(ps) == 0 {
-			continue
+	// Between backticks (odd pieces) is code.
+	for i, piece := range strings.Split(text, "`") {
+		for _, tok := range strings.FieldsFunc(piece, func(r rune) bool { return !isWordRune(r) && !isJoiner(r) }) {
+			whole, ps := splitIdentifier(tok)
+			if len(ps) == 0 {
+				continue
+			}
+			w := word{whole, ps, i%2 == 1}
+			if len(ps) == 1 && passage.QueryStopword(whole) {
+				stops = append(stops, w)
+				continue
+			}
+			words = append(words, w)
 		}
-		w := word{whole, ps}
-		if len(ps) == 1 && passage.QueryStopword(whole) {
-			stops = append(stops, w)
-			continue
-		}
-		words = append(words, w)
 	}
 	if len(words) == 0 {
 		words = stops
@@ -227,13 +231,53 @@ func matchTerms(text string) (terms, parts []string) {
 	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 	for _, w := range words {
 		parts = append(parts, w.parts...)
-		if len(w.parts) == 1 {
-			terms = append(terms, quote(w.whole))
+		alts := []string{quote(w.whole)}
+		if len(w.parts) > 1 {
+			alts = append(alts, quote(strings.Join(w.parts, " ")))
+		}
+		// A number in code is a value (`a = b = 0`), not a version.
+		if v, ok := versionForm(w.parts); ok && !w.code {
+			alts = append(alts, quote(v))
+		}
+		if len(alts) == 1 {
+			terms = append(terms, alts[0])
 			continue
 		}
-		terms = append(terms, "("+quote(w.whole)+" OR "+quote(strings.Join(w.parts, " "))+")")
+		terms = append(terms, "("+strings.Join(alts, " OR ")+")")
 	}
 	return terms, parts
+}
+
+// versionForm is a version number's other spelling, as the tokenizer
+// reads it: "1.0" as "v1 0" and "v1.0" as "1 0", "11" as "v11" and
+// "v11" as "11". Docs write a version either way ("versioned to v1.0",
+// "pnpm 11"), and unicode61 reads "v1" as one token that "1" does not
+// meet.
+func versionForm(parts []string) (string, bool) {
+	first := parts[0]
+	rest := strings.Join(parts[1:], " ")
+	join := func(head string) string {
+		if rest == "" {
+			return head
+		}
+		return head + " " + rest
+	}
+	switch {
+	case allDigits(first):
+		return join("v" + first), true
+	case len(first) > 1 && first[0] == 'v' && allDigits(first[1:]):
+		return join(first[1:]), true
+	}
+	return "", false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // bestLines picks up to three lines of a section from its body as

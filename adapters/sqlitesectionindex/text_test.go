@@ -48,3 +48,21 @@ func TestWithIdentifierParts(t *testing.T) {
 		}
 	}
 }
+
+// A version number is searched in its other spelling too ("Vue 2": v2;
+// "v1.0": 1 0), as the tokenizer reads "v1" as one token; a number in a
+// code span is a value, not a version.
+func TestMatchTermsVersionForms(t *testing.T) {
+	for q, want := range map[string]string{
+		"When did support for Vue 2 end?": `"did" AND "support" AND "vue" AND ("2" OR "v2") AND "end"`,
+		"released as version 1.0?":        `"released" AND "version" AND ("10" OR "1 0" OR "v1 0")`,
+		"Since v11, is it faster?":        `"since" AND ("v11" OR "11") AND "faster"`,
+		"allow `a = b = 0` but not 0.5":   `"allow" AND "b" AND "0" AND "but" AND "not" AND ("05" OR "0 5" OR "v0 5")`,
+		"pnpm dlx":                        `"pnpm" AND "dlx"`,
+	} {
+		terms, _ := matchTerms(q)
+		if got := strings.Join(terms, " AND "); got != want {
+			t.Errorf("matchTerms(%q) = %s, want %s", q, got, want)
+		}
+	}
+}
