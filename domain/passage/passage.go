@@ -239,6 +239,7 @@ func (q Question) lines(lines []string, from, to, n int, choosing bool) []Scored
 	}
 	var held []heldGroup
 	var out []Scored
+	noted := calloutLines(lines, from, to)
 	for k := from; k <= to; k++ {
 		lw := parsed[k-from]
 		if len(lw.stems) == 0 {
@@ -270,6 +271,9 @@ func (q Question) lines(lines []string, from, to, n int, choosing bool) []Scored
 			score *= 1 + 1/float64(1+span(lw.stems)/4)
 		}
 		score *= q.kindWeight(text, choosing)
+		if choosing && (q.asksYesNo || q.asksCaveat) && noted[k-from] {
+			score *= calloutLineBoost
+		}
 		trimmed := strings.TrimSpace(text)
 		switch {
 		case strings.HasPrefix(trimmed, "#"):
@@ -513,3 +517,40 @@ func isCommentLine(t string) bool {
 	}
 	return false
 }
+
+// calloutLineBoost is how much more a line inside a note weighs as a
+// section's lines are chosen (not as sections are ranked): docs set apart
+// in a callout what a reader would otherwise miss, the exception or the
+// condition ("> If the provided expression is not a `Promise`, only the
+// `:then` branch will be rendered"), in their own words rather than the
+// question's, so such a line shares fewer of its words than the prose
+// around it that restates the topic.
+const calloutLineBoost = 1.25
+
+// calloutLines reports, for each line from from to to (1-based), whether
+// it is inside a callout: a blockquote line (`> ...`, a GitHub alert's
+// too) or a line of a note's container (`::: tip` to `:::`).
+func calloutLines(lines []string, from, to int) []bool {
+	out := make([]bool, to-from+1)
+	open := false
+	for k := from; k <= to; k++ {
+		t := strings.TrimSpace(lines[k-1])
+		switch {
+		case strings.HasPrefix(t, ":::"):
+			// A note's container opens with its kind; others (ESLint's
+			// ":::incorrect" examples, ":::code-group" tabs) are no note.
+			kind, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(strings.TrimLeft(t, ":"))), " ")
+			open = noteKinds[kind]
+		case strings.HasPrefix(t, ">"):
+			out[k-from] = true
+		default:
+			out[k-from] = open
+		}
+	}
+	return out
+}
+
+// noteKinds are the kinds of container (VitePress's, Docusaurus's `:::`)
+// that set a note apart.
+var noteKinds = map[string]bool{"tip": true, "note": true, "info": true, "warning": true,
+	"danger": true, "caution": true, "important": true}

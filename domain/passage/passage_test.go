@@ -1474,3 +1474,23 @@ func TestHTMLCommentNotQuoted(t *testing.T) {
 		t.Errorf("ShownProse = %v, want no comment line", got)
 	}
 }
+
+// TestALineInANoteIsChosen: asked yes or no, a line inside a callout (a
+// blockquote, a `::: tip` container) is chosen before prose sharing as
+// many of the question's words; asked how, it is not.
+func TestALineInANoteIsChosen(t *testing.T) {
+	section := []string{
+		"## Custom properties", // 1
+		"Custom properties passed to a component are set on a wrapper element.", // 2
+		"", // 3
+		"> [!NOTE] The wrapper element affects selectors of a component's CSS children.", // 4
+	}
+	q := NewQuestion("Can custom properties passed to a component affect its CSS selectors?")
+	if got := q.Best(section, 1, len(section), 1); !slices.Equal(got, []int{4}) {
+		t.Errorf("Best = %v, want [4] (the note)", got)
+	}
+	got := calloutLines([]string{"text", "::: tip", "inside", ":::", ":::incorrect", "code", ":::", "> quoted"}, 1, 8)
+	if want := []bool{false, false, true, false, false, false, false, true}; !slices.Equal(got, want) {
+		t.Errorf("calloutLines = %v, want %v", got, want)
+	}
+}
