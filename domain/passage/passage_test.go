@@ -1477,7 +1477,7 @@ func TestHTMLCommentNotQuoted(t *testing.T) {
 
 // TestALineInANoteIsChosen: asked yes or no, a line inside a callout (a
 // blockquote, a `::: tip` container) is chosen before prose sharing as
-// many of the question's words; asked how, it is not.
+// many of the question's words; so it is when the question names a case.
 func TestALineInANoteIsChosen(t *testing.T) {
 	section := []string{
 		"## Custom properties", // 1
@@ -1488,6 +1488,18 @@ func TestALineInANoteIsChosen(t *testing.T) {
 	q := NewQuestion("Can custom properties passed to a component affect its CSS selectors?")
 	if got := q.Best(section, 1, len(section), 1); !slices.Equal(got, []int{4}) {
 		t.Errorf("Best = %v, want [4] (the note)", got)
+	}
+	// A question naming a case (if, unless) is answered by a note too: the
+	// note states the case apart.
+	cases := []string{
+		"## Await", // 1
+		"An await block renders the branch for the value I give it.", // 2
+		"", // 3
+		"> A plain value renders only the then branch of the block.", // 4
+	}
+	q = NewQuestion("Which branch renders if I give an await block a plain value?")
+	if got := q.Best(cases, 1, len(cases), 1); !slices.Equal(got, []int{4}) {
+		t.Errorf("Best = %v, want [4] (the note, for a case asked)", got)
 	}
 	got := calloutLines([]string{"text", "::: tip", "inside", ":::", ":::incorrect", "code", ":::", "> quoted"}, 1, 8)
 	if want := []bool{false, false, true, false, false, false, false, true}; !slices.Equal(got, want) {
