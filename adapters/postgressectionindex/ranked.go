@@ -61,6 +61,9 @@ const maxWords = 64
 type wordGroup struct {
 	whole string
 	parts []string
+	// alt is a version number's other spelling's lexeme ("1.0": v1.0,
+	// "v2": 2; versionSpelling), searched OR the word, "" for none.
+	alt string
 }
 
 // Ranked returns the best sections for q by BM25 over the weighted
@@ -80,8 +83,8 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 	groups = groups[:min(len(groups), maxWords)]
 	var lexemes []string
 	for _, g := range groups {
-		for _, l := range append([]string{g.whole}, g.parts...) {
-			if !slices.Contains(lexemes, l) {
+		for _, l := range append([]string{g.whole, g.alt}, g.parts...) {
+			if l != "" && !slices.Contains(lexemes, l) {
 				lexemes = append(lexemes, l)
 			}
 		}
@@ -116,6 +119,12 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 			}
 			phrases, phraseWeights = append(phrases, strings.Join(g.parts, " ")), append(phraseWeights, rarest)
 			match = "(" + match + " | " + strings.Join(parts, " <-> ") + ")"
+		}
+		if g.alt != "" {
+			// Either spelling is the word (as SQLite's OR of the two): each
+			// a term of the sum, as FTS5's bm25 sums an OR's phrases.
+			terms, termWeights = append(terms, g.alt), append(termWeights, weightOf[g.alt])
+			match = "(" + match + " | " + quoteLexeme(g.alt) + ")"
 		}
 		if !slices.Contains(matches, match) {
 			matches, groupDF = append(matches, match), append(groupDF, dfOf[g.whole])
@@ -236,13 +245,24 @@ func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, 
 	for i, t := range words {
 		tokens[i] = clean(codeAware(t))
 	}
+	// A version number's other spelling, a token of its own after the
+	// words (altOf: its index in tokens to its word's).
+	code := codeWords(question)
+	altOf := map[int]int{}
+	for i, t := range words {
+		if v, ok := versionSpelling(t); ok && !code[t] {
+			altOf[len(tokens)] = i
+			tokens = append(tokens, v)
+		}
+	}
 	rows, err := ix.pool.Query(ctx, `SELECT t.i, u.lexeme FROM unnest($1::text[]) WITH ORDINALITY t(tok, i),
 		unnest(to_tsvector('librarian_english', t.tok)) u ORDER BY t.i, u.positions[1]`, tokens)
 	if err != nil {
 		return nil, ix.fail("rank sections", err)
 	}
 	var groups []wordGroup
-	var at []int // groups[j] is words[at[j]]'s
+	var at []int             // groups[j] is words[at[j]]'s
+	alts := map[int]string{} // a word's index to its other spelling's first lexeme
 	last := int64(-1)
 	for rows.Next() {
 		var i int64
@@ -250,6 +270,12 @@ func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, 
 		if err := rows.Scan(&i, &lexeme); err != nil {
 			rows.Close()
 			return nil, ix.fail("rank sections", err)
+		}
+		if w, ok := altOf[int(i)-1]; ok {
+			if _, seen := alts[w]; !seen {
+				alts[w] = lexeme
+			}
+			continue
 		}
 		if i != last {
 			groups, at = append(groups, wordGroup{whole: lexeme}), append(at, int(i)-1)
@@ -269,6 +295,9 @@ func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, 
 		g := &groups[j]
 		if len(g.parts) > 0 && splitByParser(words[at[j]], g.whole) {
 			g.parts = append([]string{g.whole}, g.parts...)
+		}
+		if a := alts[at[j]]; a != g.whole {
+			g.alt = a
 		}
 	}
 	return groups, nil
@@ -359,4 +388,49 @@ func (ix *Index) averageLength(ctx context.Context) (float64, error) {
 	st.length = length
 	st.mu.Unlock()
 	return length, nil
+}
+
+// versionSpelling is a version number's other spelling, as docs write a
+// version either way ("versioned to v1.0", "pnpm 11"): "1.0" is "v1.0",
+// "v1.0" is "1.0", "11" is "v11" and "v11" is "11". PostgreSQL's parser
+// reads v1.0 and v2 as one token each, which 1.0 and 2 do not meet (the
+// SQLite index's versionForm does the same for its tokenizer).
+func versionSpelling(word string) (string, bool) {
+	digits := strings.TrimPrefix(strings.ToLower(word), "v")
+	if digits == "" || !isVersion(digits) {
+		return "", false
+	}
+	if len(digits) < len(word) {
+		return digits, true
+	}
+	return "v" + digits, true
+}
+
+// isVersion tells digits in dot-separated runs ("2", "1.0", "10.2.3").
+func isVersion(s string) bool {
+	for _, run := range strings.Split(s, ".") {
+		if run == "" {
+			return false
+		}
+		for i := 0; i < len(run); i++ {
+			if run[i] < '0' || run[i] > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// codeWords are the question's words written between backticks: a number
+// there is a value (`a = b = 0`), not a version.
+func codeWords(question string) map[string]bool {
+	out := map[string]bool{}
+	for i, piece := range strings.Split(question, "`") {
+		if i%2 == 1 {
+			for _, w := range questionWords(clean(piece)) {
+				out[w] = true
+			}
+		}
+	}
+	return out
 }

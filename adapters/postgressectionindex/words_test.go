@@ -49,3 +49,22 @@ func TestWithoutStopWords(t *testing.T) {
 		}
 	}
 }
+
+// A version number is searched in its other spelling too (PostgreSQL's
+// parser reads v1.0 and v2 as one token each); a number in backticks is
+// a value and keeps its one spelling.
+func TestVersionSpelling(t *testing.T) {
+	for _, c := range []struct{ word, want string }{
+		{"1.0", "v1.0"}, {"v1.0", "1.0"}, {"2", "v2"}, {"V11", "11"}, {"10.2.3", "v10.2.3"},
+		{"v", ""}, {"1.", ""}, {"vue", ""}, {"1e5", ""},
+	} {
+		got, ok := versionSpelling(c.word)
+		if ok != (c.want != "") || got != c.want {
+			t.Errorf("versionSpelling(%q) = %q, %v; want %q", c.word, got, ok, c.want)
+		}
+	}
+	code := codeWords("does `a = b = 0` work in ESLint 9?")
+	if !code["0"] || code["9"] {
+		t.Errorf("codeWords = %v, want 0 (in backticks) and not 9", code)
+	}
+}
