@@ -243,7 +243,12 @@ func (q Question) lines(lines []string, from, to, n int, choosing bool) []Scored
 	}
 	var held []heldGroup
 	var out []Scored
-	noted := calloutLines(lines, from, to)
+	// Only where lines are chosen for a question a note answers
+	// (calloutLineBoost): Rank scores every candidate's lines.
+	var noted []bool
+	if choosing && (q.asksLimits || q.asksCaveat || q.asksCondition) {
+		noted = calloutLines(lines, from, to)
+	}
 	for k := from; k <= to; k++ {
 		lw := parsed[k-from]
 		if len(lw.stems) == 0 {
@@ -275,7 +280,7 @@ func (q Question) lines(lines []string, from, to, n int, choosing bool) []Scored
 			score *= 1 + 1/float64(1+span(lw.stems)/4)
 		}
 		score *= q.kindWeight(text, choosing)
-		if choosing && (q.asksLimits || q.asksCaveat || q.asksCondition) && noted[k-from] {
+		if noted != nil && noted[k-from] {
 			score *= calloutLineBoost
 		}
 		trimmed := strings.TrimSpace(text)
