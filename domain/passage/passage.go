@@ -72,11 +72,16 @@ type Question struct {
 	// asksWhere: it asks where a thing is kept or goes (a path, a
 	// folder): what a setting's default may be (AsksSetting).
 	asksWhere bool
+	// codeNames are the code names the question writes as code (a dotted
+	// path, a call, a code span), lower case, without a call's arguments:
+	// a section headed by one of them is about what was asked
+	// (namesAskedCode).
+	codeNames []string
 }
 
 // NewQuestion reads a question (or a search's words).
 func NewQuestion(text string) Question {
-	q := Question{asksValue: asksForValue(text), related: map[string]bool{}, code: quotedCode(text)}
+	q := Question{asksValue: asksForValue(text), related: map[string]bool{}, code: quotedCode(text), codeNames: writtenCodeNames(text)}
 	seen := map[string]bool{}
 	words := Words(text)
 	for _, w := range words {

@@ -2,6 +2,7 @@ package passage
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -175,6 +176,9 @@ func (q Question) Rank(spans []Span, index []float64) []float64 {
 		if q.asksRequirement && namesRequirements(spans[i]) {
 			out[i] *= limitsHeadingBoost
 		}
+		if q.namesAskedCode(spans[i]) {
+			out[i] *= codeHeadingBoost
+		}
 	}
 	linkedSections(spans, bestLines, out)
 	return out
@@ -278,6 +282,76 @@ func headingHolds(sp Span, subs []string) bool {
 
 var limitsHeadings = []string{" note", " caveat", " limitation", " known issue", " gotcha", " pitfall", " restriction",
 	" constraint", " error handling", " validation", " difference", " considerations", " troubleshooting", " edge case", " warning"}
+
+// codeHeadingBoost is how much more a section weighs in Rank when its
+// heading is the member a dotted path the question writes ends with
+// (namesAskedCode). Chosen on the fact eval's tune sets: 1.15 gained one
+// fact each way (`hot.decline()`, ranked eleventh, for a question writing
+// import.meta.hot.decline()), none lost, answers 0.1 % smaller; fresh12-14
+// the same facts.
+const codeHeadingBoost = 1.15
+
+// codeNameRe matches a code name as a question writes one: a dotted path
+// (import.meta.hot.decline) or a name called (createServer( of
+// createServer()).
+var codeNameRe = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*\(`)
+
+// writtenCodeNames returns the code names text writes as code: dotted
+// paths, calls and code spans, lower case, a call's parenthesis left off.
+func writtenCodeNames(text string) []string {
+	var out []string
+	add := func(s string) {
+		s = strings.ToLower(strings.TrimRight(strings.TrimSpace(s), "(."))
+		if i := strings.IndexByte(s, '('); i >= 0 {
+			s = s[:i]
+		}
+		if len(s) >= 3 && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, m := range codeNameRe.FindAllString(text, -1) {
+		add(m)
+	}
+	for _, sp := range codeSpans(text) {
+		add(text[sp[0]:sp[1]])
+	}
+	return out
+}
+
+// namesAskedCode reports whether sp opens with a heading that is a code
+// name ending a longer dotted path the question writes as code
+// (`hot.decline()` for import.meta.hot.decline()): an API reference heads
+// each member's section by the member's short name, and a question that
+// writes the whole path asks about that section, though the sections that
+// use the object in examples repeat the path's words more. Only a
+// shorter heading: one that writes the question's name whole
+// (`jest.fn(implementation)` for jest.fn()) is found by the index's
+// heading words already, and raising it too lost a fact each way on tune
+// (the fact under another member, `mockImplementationOnce`).
+func (q Question) namesAskedCode(sp Span) bool {
+	if len(q.codeNames) == 0 || sp.From < 1 || sp.From > len(sp.Lines) {
+		return false
+	}
+	h := strings.TrimSpace(sp.Lines[sp.From-1])
+	if !strings.HasPrefix(h, "#") {
+		return false
+	}
+	h = strings.TrimSpace(strings.TrimLeft(h, "#"))
+	name := strings.ToLower(strings.Trim(h, "`"))
+	if i := strings.IndexByte(name, '('); i >= 0 {
+		name = name[:i]
+	}
+	name = strings.Trim(name, "` ")
+	if len(name) < 3 || strings.ContainsAny(name, " \t") {
+		return false
+	}
+	for _, c := range q.codeNames {
+		if strings.HasSuffix(c, "."+name) {
+			return true
+		}
+	}
+	return false
+}
 
 // termOf is the question's term a line's stem w stands for ("" if none):
 // itself, or a term of four letters or more it starts with.

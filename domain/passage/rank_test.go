@@ -1,6 +1,9 @@
 package passage
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // CloseToBest: at least CloseShare of a positive best; nothing is close
 // to a best of 0.
@@ -129,5 +132,44 @@ func TestRankLinkedSection(t *testing.T) {
 	}
 	if got[2] >= linkedShare*got[0]-1e-9 {
 		t.Errorf("another doc's section ranks %v, raised as if linked", got[2])
+	}
+}
+
+// A section headed by the member a dotted path the question writes ends
+// with ranks higher (`hot.decline()` for import.meta.hot.decline()), and
+// only then: a heading that is the question's name whole, another member
+// or prose is not raised.
+func TestRankCodeHeading(t *testing.T) {
+	lines := []string{
+		"## `hot.decline()`",
+		"This is currently a noop and is there for backward compatibility.",
+		"## `hot.accept(cb)`",
+		"A module that accepts itself uses `import.meta.hot.accept()` and declines nothing.",
+	}
+	spans := []Span{{Doc: "hmr", Lines: lines, From: 1, To: 2}, {Doc: "hmr", Lines: lines, From: 3, To: 4}}
+	q := NewQuestion("Does calling import.meta.hot.decline() in Vite stop a module from being hot updated?")
+	if !q.namesAskedCode(spans[0]) || q.namesAskedCode(spans[1]) {
+		t.Errorf("namesAskedCode: %v, %v; want true, false", q.namesAskedCode(spans[0]), q.namesAskedCode(spans[1]))
+	}
+	plain := q.Rank(spans, []float64{1, 1})
+	q.codeNames = nil
+	if base := q.Rank(spans, []float64{1, 1}); plain[0] <= base[0] || plain[1] != base[1] {
+		t.Errorf("Rank with the code heading %v, without %v: want the first raised only", plain, base)
+	}
+	for _, c := range []struct {
+		question, heading string
+	}{
+		{"What does jest.fn() return?", "### `jest.fn(implementation)`"},
+		{"What does hot.decline() do?", "## `hot.decline()`"},
+		{"Does decline stop updates?", "## decline"},
+		{"Does import.meta.hot.decline() stop updates?", "## How decline works"},
+	} {
+		sp := Span{Lines: []string{c.heading, "text"}, From: 1, To: 2}
+		if NewQuestion(c.question).namesAskedCode(sp) {
+			t.Errorf("%q raised %q", c.question, c.heading)
+		}
+	}
+	if got := writtenCodeNames("Call import.meta.hot.decline() or `createServer` and defineConfig(x)"); !slices.Equal(got, []string{"import.meta.hot.decline", "defineconfig", "createserver"}) {
+		t.Errorf("writtenCodeNames = %q", got)
 	}
 }
