@@ -87,3 +87,52 @@ func (q Question) ElsewhereLine(lines []string, from, to, bestFrom, bestTo int, 
 	}
 	return 0
 }
+
+// defaultElsewhereShare is how well a doc's line stating a default must
+// answer, as a share of the first passage's best line, to be quoted with
+// it for a question asking what happens unless set (DefaultElsewhere).
+const defaultElsewhereShare = 0.5
+
+// DefaultElsewhere returns, for a question asking a default, the line of
+// a doc (lines from..to) outside the sections an answer quotes from it
+// (quoted) that states a default (statesDefault) and answers best, when
+// it scores at least defaultElsewhereShare of the first passage's best
+// line (bestFrom..bestTo); 0 for none, or for another question. An
+// option page states each option's default in the option's own section
+// ("By default, `--location` is set to `global`."), which shares few of
+// the question's words with the command's section it finds.
+func (q Question) DefaultElsewhere(lines []string, from, to, bestFrom, bestTo int, quoted func(line int) bool) int {
+	if !q.asksDefault {
+		return 0
+	}
+	top := q.Lines(lines, bestFrom, bestTo, 1)
+	if len(top) == 0 {
+		return 0
+	}
+	for _, sc := range q.Lines(lines, from, to, to-from+1) {
+		if sc.Score < defaultElsewhereShare*top[0].Score {
+			return 0
+		}
+		if !quoted(sc.Line) && statesDefault(lines[sc.Line-1]) && q.holdsAskedWord(lines[sc.Line-1]) {
+			return sc.Line
+		}
+	}
+	return 0
+}
+
+// holdsAskedWord reports whether line holds one of the question's own
+// words (not only the docs' words for them, relatedWords).
+func (q Question) holdsAskedWord(line string) bool {
+	want := map[string]bool{}
+	for _, t := range q.terms {
+		if !q.related[t] {
+			want[t] = true
+		}
+	}
+	for _, w := range lineTerms(line) {
+		if q.termOf(w, want) != "" {
+			return true
+		}
+	}
+	return false
+}

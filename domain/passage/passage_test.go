@@ -1506,3 +1506,31 @@ func TestALineInANoteIsChosen(t *testing.T) {
 		t.Errorf("calloutLines = %v, want %v", got, want)
 	}
 }
+
+// For a question asking a default, the doc's line that states one outside
+// the quoted sections is quoted with the first passage when it answers
+// half as well as the passage's best line: an option's own section says
+// what the command does unless the option is given.
+func TestDefaultElsewhere(t *testing.T) {
+	doc := []string{
+		"## Commands",                                  // 1
+		"### set <key> <value>",                        // 2
+		"Set the config key to the value provided.",    // 3
+		"## Options",                                   // 4
+		"### --location",                               // 5
+		"By default, `--location` is set to `global`.", // 6
+		"When set to `project`, the setting goes to the project.", // 7
+	}
+	quoted := func(l int) bool { return l <= 3 }
+	q := NewQuestion("When I run config set with no extra flags, is the value saved for the project?")
+	if got := q.DefaultElsewhere(doc, 1, len(doc), 2, 3, quoted); got != 6 {
+		t.Errorf("default elsewhere %d, want L6 (By default, ...)", got)
+	}
+	other := NewQuestion("When I run config set, is the value saved for the project?")
+	if got := other.DefaultElsewhere(doc, 1, len(doc), 2, 3, quoted); got != 0 {
+		t.Errorf("default elsewhere %d for a question asking no default, want none", got)
+	}
+	if got := q.DefaultElsewhere(doc, 1, len(doc), 2, 3, func(int) bool { return true }); got != 0 {
+		t.Errorf("default elsewhere %d with every line quoted, want none", got)
+	}
+}

@@ -148,6 +148,9 @@ var relatedWords = []struct {
 	{" if i don ", []string{"default"}},
 	{" not set ", []string{"default"}},
 	{" without ", []string{"default"}},
+	// "with no flags" is "without flags" (pnpm config set's default
+	// location, DefaultElsewhere).
+	{" with no ", []string{"default"}},
 	{" on its own ", []string{"default"}},
 	{" by itself ", []string{"default"}},
 	{" largest ", []string{"max", "maximum", "limit"}},
