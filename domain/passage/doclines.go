@@ -73,6 +73,13 @@ func ElsewhereShare(docPassages, passages int) float64 {
 // help", below sections that name mainframes more often): the doc's best
 // line is that fact more often than the next section is.
 func (q Question) ElsewhereLine(lines []string, from, to, bestFrom, bestTo int, quoted func(line int) bool, share float64) int {
+	return q.bestLineElsewhere(lines, from, to, bestFrom, bestTo, share, func(line int) bool { return !quoted(line) })
+}
+
+// bestLineElsewhere returns the best-scoring line of lines from..to that
+// take accepts, when it scores at least share of the best line of
+// bestFrom..bestTo; 0 for none.
+func (q Question) bestLineElsewhere(lines []string, from, to, bestFrom, bestTo int, share float64, take func(line int) bool) int {
 	top := q.Lines(lines, bestFrom, bestTo, 1)
 	if len(top) == 0 {
 		return 0
@@ -81,7 +88,7 @@ func (q Question) ElsewhereLine(lines []string, from, to, bestFrom, bestTo int, 
 		if sc.Score < share*top[0].Score {
 			return 0
 		}
-		if !quoted(sc.Line) {
+		if take(sc.Line) {
 			return sc.Line
 		}
 	}
@@ -105,19 +112,9 @@ func (q Question) DefaultElsewhere(lines []string, from, to, bestFrom, bestTo in
 	if !q.asksDefault {
 		return 0
 	}
-	top := q.Lines(lines, bestFrom, bestTo, 1)
-	if len(top) == 0 {
-		return 0
-	}
-	for _, sc := range q.Lines(lines, from, to, to-from+1) {
-		if sc.Score < defaultElsewhereShare*top[0].Score {
-			return 0
-		}
-		if !quoted(sc.Line) && statesDefault(lines[sc.Line-1]) && q.holdsAskedWord(lines[sc.Line-1]) {
-			return sc.Line
-		}
-	}
-	return 0
+	return q.bestLineElsewhere(lines, from, to, bestFrom, bestTo, defaultElsewhereShare, func(line int) bool {
+		return !quoted(line) && statesDefault(lines[line-1]) && q.holdsAskedWord(lines[line-1])
+	})
 }
 
 // holdsAskedWord reports whether line holds one of the question's own
