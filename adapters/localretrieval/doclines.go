@@ -72,12 +72,6 @@ func withElsewhere(ps []quotedSection) {
 	}
 	l := d.question.ElsewhereLine(d.lines, d.ent.Structure.FrontmatterEnd+1, len(d.lines), p.Start, p.End, quoted, passage.ElsewhereShare(same, len(ps)))
 	if l == 0 {
-		// For a question asking a default, a line stating one that answers
-		// half as well (passage.Question.DefaultElsewhere): tune ask +1
-		// (with "with no" read as "without"), answers +0.4 %.
-		l = d.question.DefaultElsewhere(d.lines, d.ent.Structure.FrontmatterEnd+1, len(d.lines), p.Start, p.End, quoted)
-	}
-	if l == 0 {
 		return
 	}
 	if i := domain.InnermostSection(d.ent.Structure.Sections, l); i >= 0 {

@@ -491,11 +491,6 @@ func withElsewhere(g docHits, lines []string, own, shown int, q passage.Question
 	}
 	l := q.ElsewhereLine(lines, g.p.Structure.FrontmatterEnd+1, len(lines), max(best.sec.Start, best.from), best.sec.End, quoted, passage.ElsewhereShare(own, shown))
 	if l == 0 {
-		// A line stating a default, for a question asking one, as
-		// librarian_ask quotes it (passage.Question.DefaultElsewhere).
-		l = q.DefaultElsewhere(lines, g.p.Structure.FrontmatterEnd+1, len(lines), max(best.sec.Start, best.from), best.sec.End, quoted)
-	}
-	if l == 0 {
 		return g.sections
 	}
 	var sec domain.Section

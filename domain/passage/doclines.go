@@ -72,20 +72,33 @@ func ElsewhereShare(docPassages, passages int) float64 {
 // ("the Collector often runs off-platform" under "How OpenTelemetry can
 // help", below sections that name mainframes more often): the doc's best
 // line is that fact more often than the next section is.
+//
+// With no such line, a question asking a default gets the best line
+// outside the quoted sections that states one (statesDefault) and holds
+// a word of the question, when it scores at least defaultElsewhereShare
+// of that best line: an option page states each option's default in the
+// option's own section ("By default, `--location` is set to `global`."),
+// which shares few of the question's words with the command's section
+// the answer found. The doc's lines are scored once for both.
 func (q Question) ElsewhereLine(lines []string, from, to, bestFrom, bestTo int, quoted func(line int) bool, share float64) int {
-	return q.bestLineElsewhere(lines, from, to, bestFrom, bestTo, share, func(line int) bool { return !quoted(line) })
-}
-
-// bestLineElsewhere returns the best-scoring line of lines from..to that
-// take accepts, when it scores at least share of the best line of
-// bestFrom..bestTo; 0 for none.
-func (q Question) bestLineElsewhere(lines []string, from, to, bestFrom, bestTo int, share float64, take func(line int) bool) int {
 	top := q.Lines(lines, bestFrom, bestTo, 1)
 	if len(top) == 0 {
 		return 0
 	}
-	for _, sc := range q.Lines(lines, from, to, to-from+1) {
-		if sc.Score < share*top[0].Score {
+	scored := q.Lines(lines, from, to, to-from+1)
+	if l := firstScoring(scored, share*top[0].Score, func(line int) bool { return !quoted(line) }); l > 0 || !q.asksDefault {
+		return l
+	}
+	return firstScoring(scored, defaultElsewhereShare*top[0].Score, func(line int) bool {
+		return !quoted(line) && statesDefault(lines[line-1]) && q.holdsAskedWord(lines[line-1])
+	})
+}
+
+// firstScoring returns the first line of scored (best first) that take
+// accepts among those scoring at least least; 0 for none.
+func firstScoring(scored []Scored, least float64, take func(line int) bool) int {
+	for _, sc := range scored {
+		if sc.Score < least {
 			return 0
 		}
 		if take(sc.Line) {
@@ -97,25 +110,8 @@ func (q Question) bestLineElsewhere(lines []string, from, to, bestFrom, bestTo i
 
 // defaultElsewhereShare is how well a doc's line stating a default must
 // answer, as a share of the first passage's best line, to be quoted with
-// it for a question asking what happens unless set (DefaultElsewhere).
+// it for a question asking a default (ElsewhereLine).
 const defaultElsewhereShare = 0.5
-
-// DefaultElsewhere returns, for a question asking a default, the line of
-// a doc (lines from..to) outside the sections an answer quotes from it
-// (quoted) that states a default (statesDefault) and answers best, when
-// it scores at least defaultElsewhereShare of the first passage's best
-// line (bestFrom..bestTo); 0 for none, or for another question. An
-// option page states each option's default in the option's own section
-// ("By default, `--location` is set to `global`."), which shares few of
-// the question's words with the command's section it finds.
-func (q Question) DefaultElsewhere(lines []string, from, to, bestFrom, bestTo int, quoted func(line int) bool) int {
-	if !q.asksDefault {
-		return 0
-	}
-	return q.bestLineElsewhere(lines, from, to, bestFrom, bestTo, defaultElsewhereShare, func(line int) bool {
-		return !quoted(line) && statesDefault(lines[line-1]) && q.holdsAskedWord(lines[line-1])
-	})
-}
 
 // holdsAskedWord reports whether line holds one of the question's own
 // words (not only the docs' words for them, relatedWords).

@@ -1,6 +1,7 @@
 package passage
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -1511,6 +1512,7 @@ func TestALineInANoteIsChosen(t *testing.T) {
 // the quoted sections is quoted with the first passage when it answers
 // half as well as the passage's best line: an option's own section says
 // what the command does unless the option is given.
+// (A share of +Inf leaves ElsewhereLine its default line only.)
 func TestDefaultElsewhere(t *testing.T) {
 	doc := []string{
 		"## Commands",                                  // 1
@@ -1523,14 +1525,14 @@ func TestDefaultElsewhere(t *testing.T) {
 	}
 	quoted := func(l int) bool { return l <= 3 }
 	q := NewQuestion("When I run config set with no extra flags, is the value saved for the project?")
-	if got := q.DefaultElsewhere(doc, 1, len(doc), 2, 3, quoted); got != 6 {
+	if got := q.ElsewhereLine(doc, 1, len(doc), 2, 3, quoted, math.Inf(1)); got != 6 {
 		t.Errorf("default elsewhere %d, want L6 (By default, ...)", got)
 	}
 	other := NewQuestion("When I run config set, is the value saved for the project?")
-	if got := other.DefaultElsewhere(doc, 1, len(doc), 2, 3, quoted); got != 0 {
+	if got := other.ElsewhereLine(doc, 1, len(doc), 2, 3, quoted, math.Inf(1)); got != 0 {
 		t.Errorf("default elsewhere %d for a question asking no default, want none", got)
 	}
-	if got := q.DefaultElsewhere(doc, 1, len(doc), 2, 3, func(int) bool { return true }); got != 0 {
+	if got := q.ElsewhereLine(doc, 1, len(doc), 2, 3, func(int) bool { return true }, math.Inf(1)); got != 0 {
 		t.Errorf("default elsewhere %d with every line quoted, want none", got)
 	}
 }

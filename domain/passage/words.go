@@ -149,7 +149,7 @@ var relatedWords = []struct {
 	{" not set ", []string{"default"}},
 	{" without ", []string{"default"}},
 	// "with no flags" is "without flags" (pnpm config set's default
-	// location, DefaultElsewhere).
+	// location, ElsewhereLine).
 	{" with no ", []string{"default"}},
 	{" on its own ", []string{"default"}},
 	{" by itself ", []string{"default"}},
