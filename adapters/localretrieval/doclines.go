@@ -62,13 +62,24 @@ func withElsewhere(ps []quotedSection) {
 			same++
 		}
 	}
+	// The lines the answer shows of the doc: those of its passages that
+	// stay (d.shown also holds the lines of passages withinBudget left
+	// out, which the answer does not show).
+	kept := map[int]bool{}
+	for _, o := range ps {
+		if o.Path == p.Path {
+			for _, l := range quotedLineNumbers(o) {
+				kept[l] = true
+			}
+		}
+	}
 	quoted := func(l int) bool {
 		for _, o := range ps {
 			if o.Path == p.Path && o.Start <= l && l <= o.End {
 				return true
 			}
 		}
-		return d.shown[l]
+		return kept[l]
 	}
 	l := d.question.ElsewhereLine(d.lines, d.ent.Structure.FrontmatterEnd+1, len(d.lines), p.Start, p.End, quoted, passage.ElsewhereShare(same, len(ps)))
 	if l == 0 {

@@ -33,3 +33,31 @@ func TestDefinitionQuotedWhereTheQuestionsWordsMeet(t *testing.T) {
 		t.Errorf("want the definition cut where the question's words meet, got %q", p.Definition.Text)
 	}
 }
+
+// The doc's line elsewhere may be a line that a passage left out by the
+// budget (withinBudget) quoted: the answer does not show it. A line that a
+// passage the answer keeps quotes is never quoted again.
+func TestElsewhereReachesALineOfADroppedPassage(t *testing.T) {
+	lines := []string{
+		"# Gasket", "", "The gasket sits under the flange.", "", "It is rubber.", "",
+		"## Config", "", "Set `gasketFile` to `false` to stop the quillwort gasket file lookup.", "",
+	}
+	ent := sectionindex.Entry{Doc: domain.Document{ID: "gasket"}}
+	q := passage.NewQuestion("how do I stop the quillwort gasket file lookup?")
+	first := quotedSection{Path: "gasket.md", Start: 1, End: 6, Quote: []quotedLine{{N: 3, Text: lines[2]}}}
+	// Line 9 was quoted by a passage of the doc's Config section that the
+	// budget then left out: it is in shown, not in any passage kept.
+	first.doc = &quotedDoc{ent: ent, lines: lines, shown: map[int]bool{3: true, 9: true}, question: q}
+	ps := []quotedSection{first}
+	withElsewhere(ps)
+	if ps[0].Elsewhere == nil || ps[0].Elsewhere.N != 9 {
+		t.Fatalf("want line 9 elsewhere (its passage was left out), got %+v", ps[0].Elsewhere)
+	}
+	// Kept, the Config passage shows line 9 itself: nothing elsewhere.
+	first.doc = &quotedDoc{ent: ent, lines: lines, shown: map[int]bool{3: true, 9: true}, question: q}
+	ps = []quotedSection{first, {Path: "gasket.md", Start: 7, End: 10, Quote: []quotedLine{{N: 9, Text: lines[8]}}}}
+	withElsewhere(ps)
+	if ps[0].Elsewhere != nil {
+		t.Errorf("want no line elsewhere when a kept passage quotes it, got %+v", ps[0].Elsewhere)
+	}
+}
