@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -172,7 +173,7 @@ const defaultRanked = 5
 // question took 57 ms), so the sections holding every word, usually few,
 // are scored first, and only the best are joined and highlighted.
 func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.RankedSection, error) {
-	terms, parts := matchTerms(q.Text)
+	terms, parts, near := matchTerms(q.Text)
 	if len(terms) == 0 || (q.Paths != nil && len(q.Paths) == 0) {
 		return nil, nil
 	}
@@ -183,10 +184,10 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 	var out []domain.RankedSection
 	var err error
 	if len(terms) > 1 {
-		out, err = ix.rank(ctx, q, strings.Join(terms, " AND "), limit, parts)
+		out, err = ix.rank(ctx, q, strings.Join(terms, " AND "), limit, parts, nil)
 	}
 	if err == nil && len(out) < limit {
-		out, err = ix.rank(ctx, q, strings.Join(terms, " OR "), limit, parts)
+		out, err = ix.rank(ctx, q, strings.Join(terms, " OR "), limit, parts, near)
 	}
 	return out, err
 }
@@ -196,8 +197,24 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 // the answer promises, not by the order FTS5 met them.
 const rankSlack = 16
 
-// rank answers up to limit sections matching expr, best first.
-func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, limit int, parts []string) ([]domain.RankedSection, error) {
+// nearShare is how much a section's bm25 over the question's near pairs
+// (matchTerms) counts, beside its bm25 over the question's words, in
+// which of the sections scored first are answered (their order and the
+// limit's cut; each keeps its own score): BM25 counts the words a section
+// holds, not whether they stand together, so a long section repeating
+// "browser" and "connect" apart outranks the short one saying "connect
+// back to the browser". Only the pool of limit+rankSlack sections is
+// reordered (no section joins it), and the score callers weigh is the
+// words' alone: added to the score, the pairs lowered the other sections'
+// shares of the best, and librarian_ask dropped passages (tune ask +7
+// −10 at 0.3). Tune, against 905 and 913: 0.3 ask +1, ranked +2 −1; 0.6
+// ask +1 −3, ranked +2 −4; sections found by the pairs alone joining the
+// pool at 1.0: ask +1 −7.
+const nearShare = 0.3
+
+// rank answers up to limit sections matching expr, best first; near, the
+// question's near pairs, reorder the sections scored first (nearShare).
+func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, limit int, parts, near []string) ([]domain.RankedSection, error) {
 	// Pass 1: the best rowids by score alone.
 	query := `SELECT rowid, rank FROM ranked WHERE ranked MATCH ?`
 	args := []any{expr}
@@ -230,6 +247,19 @@ func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, li
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	order := scores // what decides the order: bm25, lower is better
+	if len(near) > 0 {
+		paired, err := ix.scoresWithin(ctx, strings.Join(near, " OR "), ids)
+		if err != nil {
+			return nil, fmt.Errorf("section index ranked search %q: %w", q.Text, err)
+		}
+		if len(paired) > 0 {
+			order = maps.Clone(scores)
+			for id, score := range paired {
+				order[id] += nearShare * score
+			}
+		}
+	}
 	// Pass 2: where those sections are, and which of their lines matched.
 	rows, err = ix.db.QueryContext(ctx, `SELECT ranked.rowid, d.path, s.section_id, s.start, s.end, highlight(ranked, 2, char(1), char(2))
 		FROM ranked JOIN sections s ON s.id = ranked.rowid JOIN docs d ON d.id = s.doc
@@ -239,6 +269,7 @@ func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, li
 	}
 	defer rows.Close()
 	var out []domain.RankedSection
+	var orders []float64 // out's, as appended
 	for rows.Next() {
 		var id int64
 		var s domain.RankedSection
@@ -249,11 +280,12 @@ func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, li
 		s.Score = -scores[id] // bm25 is lower-is-better; the port's Score is higher-is-better
 		s.Lines = bestLines(marked, s.Start, parts)
 		out = append(out, s)
+		orders = append(orders, order[id])
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("section index ranked search: %w", err)
 	}
-	slices.SortFunc(out, func(a, b domain.RankedSection) int {
+	byScore := func(a, b domain.RankedSection) int {
 		switch {
 		case a.Score != b.Score:
 			return cmp.Compare(b.Score, a.Score)
@@ -261,8 +293,45 @@ func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, li
 			return strings.Compare(a.Path, b.Path)
 		}
 		return a.Start - b.Start
+	}
+	// The limit's cut by order (the near pairs' too), then the sections
+	// kept by their own score, best first, as the port promises.
+	kept := make([]int, len(out))
+	for i := range kept {
+		kept[i] = i
+	}
+	slices.SortFunc(kept, func(i, j int) int {
+		if orders[i] != orders[j] {
+			return cmp.Compare(orders[i], orders[j])
+		}
+		return byScore(out[i], out[j])
 	})
-	return out[:min(len(out), limit)], nil
+	best := make([]domain.RankedSection, 0, min(len(out), limit))
+	for _, i := range kept[:min(len(out), limit)] {
+		best = append(best, out[i])
+	}
+	slices.SortFunc(best, byScore)
+	return best, nil
+}
+
+// scoresWithin answers the bm25 (lower is better) of those of ids that
+// match expr.
+func (ix *Index) scoresWithin(ctx context.Context, expr string, ids []int64) (map[int64]float64, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT rowid, rank FROM ranked WHERE ranked MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, expr, jsonInts(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]float64{}
+	for rows.Next() {
+		var id int64
+		var score float64
+		if err := rows.Scan(&id, &score); err != nil {
+			return nil, err
+		}
+		out[id] = score
+	}
+	return out, rows.Err()
 }
 
 func jsonInts(ids []int64) string {

@@ -2,6 +2,7 @@ package sqlitesectionindex
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -196,14 +197,17 @@ func splitIdentifier(tok string) (string, []string) {
 // by OR so bm25 ranks sections holding more and rarer words first. parts
 // are the lower-case words searched for, for picking lines.
 func matchExpression(text string) (expr string, parts []string) {
-	terms, parts := matchTerms(text)
+	terms, parts, _ := matchTerms(text)
 	return strings.Join(terms, " OR "), parts
 }
 
 // matchTerms is matchExpression's terms, one per word: any of them
 // matching matches the question (OR), all of them a section holding every
-// word (AND).
-func matchTerms(text string) (terms, parts []string) {
+// word (AND). near are the question's pairs of adjacent plain words (not
+// code, not a code name's parts), each as an FTS5 NEAR group (nearSlop),
+// for telling which sections hold two of its words together (rank's
+// nearShare).
+func matchTerms(text string) (terms, parts, near []string) {
 	type word struct {
 		whole string
 		parts []string
@@ -229,6 +233,13 @@ func matchTerms(text string) (terms, parts []string) {
 		words = stops
 	}
 	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+	for i := 1; i < len(words); i++ {
+		a, b := words[i-1], words[i]
+		if len(a.parts) != 1 || len(b.parts) != 1 || a.code || b.code || a.whole == b.whole {
+			continue
+		}
+		near = append(near, "NEAR("+quote(a.whole)+" "+quote(b.whole)+", "+strconv.Itoa(nearSlop)+")")
+	}
 	for _, w := range words {
 		parts = append(parts, w.parts...)
 		alts := []string{quote(w.whole)}
@@ -245,8 +256,13 @@ func matchTerms(text string) (terms, parts []string) {
 		}
 		terms = append(terms, "("+strings.Join(alts, " OR ")+")")
 	}
-	return terms, parts
+	return terms, parts, near
 }
+
+// nearSlop is how many words may stand between the two words of a near
+// pair (the question's stop words are dropped between them: "turns the
+// agent off" pairs turns and agent). 1 and 3 gave the same tune facts.
+const nearSlop = 3
 
 // versionForm is a version number's other spelling, as the tokenizer
 // reads it: "1.0" as "v1 0" and "v1.0" as "1 0", "11" as "v11" and

@@ -60,7 +60,7 @@ func TestMatchTermsVersionForms(t *testing.T) {
 		"allow `a = b = 0` but not 0.5":   `"allow" AND "b" AND "0" AND "but" AND "not" AND ("05" OR "0 5" OR "v0 5")`,
 		"pnpm dlx":                        `"pnpm" AND "dlx"`,
 	} {
-		terms, _ := matchTerms(q)
+		terms, _, _ := matchTerms(q)
 		if got := strings.Join(terms, " AND "); got != want {
 			t.Errorf("matchTerms(%q) = %s, want %s", q, got, want)
 		}
