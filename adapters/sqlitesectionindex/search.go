@@ -207,9 +207,11 @@ const rankSlack = 16
 // reordered (no section joins it), and the score callers weigh is the
 // words' alone: added to the score, the pairs lowered the other sections'
 // shares of the best, and librarian_ask dropped passages (tune ask +7
-// −10 at 0.3). Tune, against 905 and 913: 0.3 ask +1, ranked +2 −1; 0.6
-// ask +1 −3, ranked +2 −4; sections found by the pairs alone joining the
-// pool at 1.0: ask +1 −7.
+// −10 at 0.3). Tune, against 905 and 913: 0.15 ask ±0, ranked +1 −1; 0.3
+// ask +1, ranked +2 −1; 0.45 ask +1 −3, ranked +2 −4; 0.6 the same as
+// 0.45; a pool twice as large, or the every-word pass reordered too: no
+// change; sections found by the pairs alone joining the pool at 1.0: ask
+// +1 −7; pairs one word apart in the question too: −2 each way.
 const nearShare = 0.3
 
 // rank answers up to limit sections matching expr, best first; near, the
