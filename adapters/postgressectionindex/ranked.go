@@ -64,13 +64,18 @@ type wordGroup struct {
 	// alt is a version number's other spelling's lexeme ("1.0": v1.0,
 	// "v2": 2; versionSpelling), searched OR the word, "" for none.
 	alt string
+	// code: the word is written between backticks (codeWords).
+	code bool
 }
 
 // Ranked returns the best sections for q by BM25 over the weighted
 // tsvector (the weights above), computed from the vectors in SQL, ties by
 // path and section order, each with its best-matching lines. A code-like
 // word counts by its whole lexeme and by the phrase of its parts (the
-// phrase's frequency approximated by its rarest part's).
+// phrase's frequency approximated by its rarest part's). When the
+// question has near pairs (nearPairs), the limit is chosen among the
+// limit+rankSlack sections BM25 puts first by BM25 and the pairs' BM25
+// (nearOrder), as the SQLite index chooses.
 func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.RankedSection, error) {
 	limit := q.Limit
 	if limit <= 0 {
@@ -138,7 +143,12 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 	if err != nil {
 		return nil, ix.fail("rank sections", err)
 	}
-	args := []any{pool, lexemes, terms, termWeights, phrases, phraseWeights, limit,
+	pairs := nearPairs(groups)
+	fetch := limit
+	if len(pairs) > 0 {
+		fetch = limit + rankSlack
+	}
+	args := []any{pool, lexemes, terms, termWeights, phrases, phraseWeights, fetch,
 		bm25K1, bm25B, length, headingWeight, codeWeight}
 	candidates := `SELECT * FROM sections s WHERE s.search @@ $1::tsquery`
 	if q.Paths != nil {
@@ -152,10 +162,27 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		candidates += fmt.Sprintf(` ORDER BY ts_rank('{%g, %g, %g, 1}', s.search, $1::tsquery) DESC LIMIT %d`,
 			1/headingWeight, 1/headingWeight, codeWeight/headingWeight, poolMax)
 	}
+	// The near pairs' words' positions in each section scored (their
+	// weights' labels beside them), as "lexeme position label".
+	nearCol := `, NULL::text[]`
+	if len(pairs) > 0 {
+		var pairLexemes []string
+		for _, p := range pairs {
+			for _, l := range p {
+				if !slices.Contains(pairLexemes, l) {
+					pairLexemes = append(pairLexemes, l)
+				}
+			}
+		}
+		args = append(args, pairLexemes)
+		nearCol = fmt.Sprintf(`, ARRAY(SELECT u.lexeme || ' ' || pw.pos || ' ' || pw.wt FROM sections v, unnest(v.search) u, unnest(u.positions, u.weights) pw(pos, wt)
+			WHERE v.path = r.path AND v.ord = r.ord AND u.lexeme = ANY($%d::text[]))`, len(args))
+	}
 	// tf: each lexeme's weighted count of positions in the section; a
 	// phrase's, its rarest part's count when the section holds every part
 	// (0 else). The sum runs over the question's words, then its phrases.
-	rows, err := ix.pool.Query(ctx, `SELECT s.path, s.section_id, s.start_line, s.end_line,
+	rows, err := ix.pool.Query(ctx, `SELECT r.path, r.section_id, r.start_line, r.end_line, r.score, r.length::float8`+nearCol+` FROM (
+		SELECT s.path, s.section_id, s.start_line, s.end_line, s.ord, s.length,
 		(SELECT coalesce(sum(x.w * x.f * ($8::float8 + 1) / (x.f + $8::float8 * (1 - $9::float8 + $9::float8 * s.length / $10::float8))), 0)
 			FROM (
 				SELECT t.w, coalesce((tf.m->>t.l)::float8, 0) AS f FROM unnest($3::text[], $4::float8[]) t(l, w)
@@ -167,13 +194,20 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 			LATERAL (SELECT coalesce(jsonb_object_agg(z.lexeme, z.f), '{}'::jsonb) AS m FROM (
 				SELECT u.lexeme, sum(CASE wt WHEN 'A' THEN $11::float8 WHEN 'B' THEN $12::float8 ELSE 1::float8 END)::float8 AS f
 				FROM unnest(s.search) u, unnest(u.weights) wt WHERE u.lexeme = ANY($2::text[]) GROUP BY u.lexeme) z) tf
-		ORDER BY score DESC, s.path, s.ord LIMIT $7`, args...)
+		ORDER BY score DESC, s.path, s.ord LIMIT $7) r
+		ORDER BY r.score DESC, r.path, r.ord`, args...)
 	if err != nil {
 		return nil, ix.fail("rank sections", err)
 	}
+	var near []float64 // out's near pairs' BM25, as scanned
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (domain.RankedSection, error) {
 		var s domain.RankedSection
-		err := r.Scan(&s.Path, &s.SectionID, &s.Start, &s.End, &s.Score)
+		var sectionLength float64
+		var positions []string
+		err := r.Scan(&s.Path, &s.SectionID, &s.Start, &s.End, &s.Score, &sectionLength, &positions)
+		if err == nil && len(pairs) > 0 {
+			near = append(near, nearScore(pairs, readPositions(positions), weightOf, sectionLength, length))
+		}
 		return s, err
 	})
 	if err != nil {
@@ -181,6 +215,9 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 	}
 	if len(out) == 0 {
 		return nil, nil
+	}
+	if len(pairs) > 0 {
+		out = nearOrder(out, near, limit)
 	}
 	if err := ix.bestLines(ctx, clean(codeAware(strings.Join(withoutStopWords(questionWords(clean(q.Text))), " "))), out); err != nil {
 		return nil, err
@@ -299,6 +336,7 @@ func (ix *Index) wordGroups(ctx context.Context, question string) ([]wordGroup, 
 		if a := alts[at[j]]; a != g.whole {
 			g.alt = a
 		}
+		g.code = code[words[at[j]]]
 	}
 	return groups, nil
 }
