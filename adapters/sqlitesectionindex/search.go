@@ -3,9 +3,9 @@ package sqlitesectionindex
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -216,7 +216,7 @@ const nearShare = 0.3
 
 // rank answers up to limit sections matching expr, best first; near, the
 // question's near pairs, reorder the sections scored first (nearShare).
-func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, limit int, parts, near []string) ([]domain.RankedSection, error) {
+func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, limit int, parts []string, near [][2]string) ([]domain.RankedSection, error) {
 	// Pass 1: the best rowids by score alone.
 	query := `SELECT rowid, rank FROM ranked WHERE ranked MATCH ?`
 	args := []any{expr}
@@ -249,21 +249,19 @@ func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, li
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	order := scores // what decides the order: bm25, lower is better
+	var st nearStats
 	if len(near) > 0 {
-		paired, err := ix.scoresWithin(ctx, strings.Join(near, " OR "), ids)
-		if err != nil {
+		if st, err = ix.nearStatsFor(ctx, near); err != nil {
 			return nil, fmt.Errorf("section index ranked search %q: %w", q.Text, err)
 		}
-		if len(paired) > 0 {
-			order = maps.Clone(scores)
-			for id, score := range paired {
-				order[id] += nearShare * score
-			}
-		}
 	}
-	// Pass 2: where those sections are, and which of their lines matched.
-	rows, err = ix.db.QueryContext(ctx, `SELECT ranked.rowid, d.path, s.section_id, s.start, s.end, highlight(ranked, 2, char(1), char(2))
+	// Pass 2: where those sections are, and which of their lines matched;
+	// with near pairs, the other columns' marks too, for nearScore.
+	cols := `highlight(ranked, 2, char(1), char(2))`
+	if len(near) > 0 {
+		cols += `, highlight(ranked, 0, char(1), char(2)), highlight(ranked, 1, char(1), char(2)), highlight(ranked, 3, char(1), char(2))`
+	}
+	rows, err = ix.db.QueryContext(ctx, `SELECT ranked.rowid, d.path, s.section_id, s.start, s.end, `+cols+`
 		FROM ranked JOIN sections s ON s.id = ranked.rowid JOIN docs d ON d.id = s.doc
 		WHERE ranked MATCH ? AND ranked.rowid IN (SELECT value FROM json_each(?))`, expr, jsonInts(ids))
 	if err != nil {
@@ -271,18 +269,32 @@ func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, li
 	}
 	defer rows.Close()
 	var out []domain.RankedSection
-	var orders []float64 // out's, as appended
+	var orders []float64 // out's, as appended: bm25, lower is better
 	for rows.Next() {
 		var id int64
 		var s domain.RankedSection
 		var marked string
-		if err := rows.Scan(&id, &s.Path, &s.SectionID, &s.Start, &s.End, &marked); err != nil {
+		var other [3]sql.NullString // title, heading, code
+		dest := []any{&id, &s.Path, &s.SectionID, &s.Start, &s.End, &marked}
+		if len(near) > 0 {
+			dest = append(dest, &other[0], &other[1], &other[2])
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("section index ranked search: %w", err)
 		}
 		s.Score = -scores[id] // bm25 is lower-is-better; the port's Score is higher-is-better
 		s.Lines = bestLines(marked, s.Start, parts)
 		out = append(out, s)
-		orders = append(orders, order[id])
+		order := scores[id]
+		if len(near) > 0 {
+			at := map[string][]place{}
+			length := markedPlaces(marked, 2, parts, at)
+			for i, c := range []int{0, 1, 3} {
+				length += markedPlaces(other[i].String, c, parts, at)
+			}
+			order += nearShare * nearScore(near, at, st, length)
+		}
+		orders = append(orders, order)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("section index ranked search: %w", err)
@@ -314,26 +326,6 @@ func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, li
 	}
 	slices.SortFunc(best, byScore)
 	return best, nil
-}
-
-// scoresWithin answers the bm25 (lower is better) of those of ids that
-// match expr.
-func (ix *Index) scoresWithin(ctx context.Context, expr string, ids []int64) (map[int64]float64, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT rowid, rank FROM ranked WHERE ranked MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, expr, jsonInts(ids))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]float64{}
-	for rows.Next() {
-		var id int64
-		var score float64
-		if err := rows.Scan(&id, &score); err != nil {
-			return nil, err
-		}
-		out[id] = score
-	}
-	return out, rows.Err()
 }
 
 func jsonInts(ids []int64) string {

@@ -2,7 +2,6 @@ package sqlitesectionindex
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -204,10 +203,9 @@ func matchExpression(text string) (expr string, parts []string) {
 // matchTerms is matchExpression's terms, one per word: any of them
 // matching matches the question (OR), all of them a section holding every
 // word (AND). near are the question's pairs of adjacent plain words (not
-// code, not a code name's parts), each as an FTS5 NEAR group (nearSlop),
-// for telling which sections hold two of its words together (rank's
-// nearShare).
-func matchTerms(text string) (terms, parts, near []string) {
+// code, not a code name's parts), lower-case, for telling which sections
+// hold two of its words together (nearScore, rank's nearShare).
+func matchTerms(text string) (terms, parts []string, near [][2]string) {
 	type word struct {
 		whole string
 		parts []string
@@ -238,7 +236,7 @@ func matchTerms(text string) (terms, parts, near []string) {
 		if len(a.parts) != 1 || len(b.parts) != 1 || a.code || b.code || a.whole == b.whole {
 			continue
 		}
-		near = append(near, "NEAR("+quote(a.whole)+" "+quote(b.whole)+", "+strconv.Itoa(nearSlop)+")")
+		near = append(near, [2]string{a.parts[0], b.parts[0]})
 	}
 	for _, w := range words {
 		parts = append(parts, w.parts...)
