@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/proximity"
 )
 
 // A question's adjacent plain words are its near pairs; a code name (its
@@ -22,26 +23,16 @@ func TestNearPairs(t *testing.T) {
 	}
 }
 
-// A pair's words count where they stand within nearSlop words of each
-// other, either side first, weighted by where they stand; apart, nothing.
-func TestNearScore(t *testing.T) {
-	pairs := [][2]string{{"browser", "connect"}}
-	idf := map[string]float64{"browser": 2, "connect": 3}
-	together := readPositions([]string{"connect 7 D", "browser 11 D", "browser 40 D"})
-	apart := readPositions([]string{"browser 1 D", "connect 6 D", "browser 11 D", "connect 16 D"})
-	heading := readPositions([]string{"connect 1 A", "browser 2 A"})
-	at := func(p map[string][]position) float64 { return nearScore(pairs, p, idf, 20, 20) }
-	if s := at(apart); s != 0 {
-		t.Errorf("words five apart score %v, want 0", s)
+// A tsvector's "lexeme position label" rows read as places weighted by
+// their label, as Ranked's BM25 weighs them.
+func TestReadPositions(t *testing.T) {
+	got := readPositions([]string{"connect 7 D", "browser 2 A", "browser 40 B", "broken"})
+	want := map[string][]proximity.Place{
+		"connect": {{At: 7, Weight: 1}},
+		"browser": {{At: 2, Weight: headingWeight}, {At: 40, Weight: codeWeight}},
 	}
-	if s := at(together); s <= 0 {
-		t.Errorf("words four apart score %v, want more than 0", s)
-	}
-	if h, b := at(heading), at(together); h <= b {
-		t.Errorf("the pair in a heading scores %v, in the body %v: want the heading's higher", h, b)
-	}
-	if s := nearScore(pairs, together, idf, 200, 20); s >= at(together) {
-		t.Errorf("in a section ten times as long the pair scores %v, want less than %v", s, at(together))
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("readPositions = %v, want %v", got, want)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/librarian/librarian/domain"
 	"github.com/librarian/librarian/domain/passage"
+	"github.com/librarian/librarian/domain/proximity"
 )
 
 // defaultLimit is the number of sections a RankedQuery without a Limit gets.
@@ -206,7 +207,7 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 		var positions []string
 		err := r.Scan(&s.Path, &s.SectionID, &s.Start, &s.End, &s.Score, &sectionLength, &positions)
 		if err == nil && len(pairs) > 0 {
-			near = append(near, nearScore(pairs, readPositions(positions), weightOf, sectionLength, length))
+			near = append(near, proximity.Score(pairs, readPositions(positions), func(w string) float64 { return weightOf[w] }, sectionLength, length))
 		}
 		return s, err
 	})

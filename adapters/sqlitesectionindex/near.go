@@ -7,14 +7,13 @@ import (
 	"math"
 	"strings"
 	"unicode"
+
+	"github.com/librarian/librarian/domain/proximity"
 )
 
 // columnWeights are rankWeights' column weights (title, heading, body,
 // code), for nearScore's bm25.
 var columnWeights = [...]float64{2, 8, 1, 2}
-
-// FTS5's bm25 constants.
-const bm25K1, bm25B = 1.2, 0.75
 
 // nearStats are what nearScore's bm25 needs of the whole index: its row
 // count, its mean row length in tokens, and how many rows hold each of
@@ -103,23 +102,23 @@ func (st nearStats) idf(word string) float64 {
 	return v
 }
 
-// place is where a marked token stands: its column in its high bits, its
-// token number in the column in its low bits (as FTS5's position lists).
-type place = int64
-
 // markedPlaces reads highlight()'s text of one column (marks \x01 \x02)
 // as unicode61 tokenizes it: the column's token count, and each marked
 // token's place, by which of parts (the question's words) it is: the
 // one sharing its longest prefix (porter stems the token; the word the
 // question wrote shares the stem's letters).
-func markedPlaces(marked string, column int, parts []string, at map[string][]place) int {
+// A token's place has its column in At's high bits and its token number
+// in the column in the low bits (as FTS5's position lists), so tokens of
+// two columns never stand within proximity.Slop; its weight is the
+// column's.
+func markedPlaces(marked string, column int, parts []string, at map[string][]proximity.Place) int {
 	n := 0
 	in, inToken, tokenMarked := false, false, false
 	var tok strings.Builder
 	end := func() {
 		if inToken && tokenMarked {
 			if w := closestPart(strings.ToLower(tok.String()), parts); w != "" {
-				at[w] = append(at[w], int64(column)<<32|int64(n-1))
+				at[w] = append(at[w], proximity.Place{At: int64(column)<<32 | int64(n-1), Weight: columnWeights[column]})
 			}
 		}
 		inToken = false
@@ -163,31 +162,8 @@ func closestPart(token string, parts []string) string {
 	return best
 }
 
-// nearScore is a section's bm25 over the near pairs (lower is better, as
-// FTS5's rank), as FTS5's bm25 of NEAR(a b, nearSlop) groups ORed: each
-// pair's two words are two phrases, a phrase's frequency the column
-// weights of the places its word stands within nearSlop words of the
-// other's in the same column, its weight its IDF. length is the section's
-// token count.
-func nearScore(pairs [][2]string, at map[string][]place, st nearStats, length int) float64 {
-	norm := bm25K1 * (1 - bm25B + bm25B*float64(length)/max(st.average, 1))
-	score := 0.0
-	for _, p := range pairs {
-		for side := range 2 {
-			word, other := p[side], p[1-side]
-			f := 0.0
-			for _, x := range at[word] {
-				for _, y := range at[other] {
-					if d := x - y; d != 0 && d <= nearSlop+1 && d >= -(nearSlop+1) {
-						f += columnWeights[x>>32]
-						break
-					}
-				}
-			}
-			if f > 0 {
-				score += st.idf(word) * f * (bm25K1 + 1) / (f + norm)
-			}
-		}
-	}
-	return -score
+// nearScore is a section's bm25 over the near pairs, lower is better as
+// FTS5's rank (proximity.Score). length is the section's token count.
+func nearScore(pairs [][2]string, at map[string][]proximity.Place, st nearStats, length int) float64 {
+	return -proximity.Score(pairs, at, st.idf, float64(length), st.average)
 }

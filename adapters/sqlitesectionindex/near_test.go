@@ -34,7 +34,7 @@ func TestMatchTermsNearPairs(t *testing.T) {
 
 // Among the sections the words' bm25 finds first, one holding two of the
 // question's words together is answered before sections holding them
-// apart more often (nearShare), and every answer is still in its own
+// apart more often (proximity.Share), and every answer is still in its own
 // score's order.
 func TestRankedNearPairs(t *testing.T) {
 	ix, err := OpenMemory()

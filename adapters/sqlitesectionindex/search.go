@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/librarian/librarian/domain"
+	"github.com/librarian/librarian/domain/proximity"
 	"github.com/librarian/librarian/domain/textmatch"
 )
 
@@ -197,25 +198,15 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 // the answer promises, not by the order FTS5 met them.
 const rankSlack = 16
 
-// nearShare is how much a section's bm25 over the question's near pairs
-// (matchTerms) counts, beside its bm25 over the question's words, in
-// which of the sections scored first are answered (their order and the
-// limit's cut; each keeps its own score): BM25 counts the words a section
-// holds, not whether they stand together, so a long section repeating
-// "browser" and "connect" apart outranks the short one saying "connect
-// back to the browser". Only the pool of limit+rankSlack sections is
-// reordered (no section joins it), and the score callers weigh is the
-// words' alone: added to the score, the pairs lowered the other sections'
-// shares of the best, and librarian_ask dropped passages (tune ask +7
-// −10 at 0.3). Tune, against 905 and 913: 0.15 ask ±0, ranked +1 −1; 0.3
-// ask +1, ranked +2 −1; 0.45 ask +1 −3, ranked +2 −4; 0.6 the same as
-// 0.45; a pool twice as large, or the every-word pass reordered too: no
-// change; sections found by the pairs alone joining the pool at 1.0: ask
-// +1 −7; pairs one word apart in the question too: −2 each way.
-const nearShare = 0.3
+// The near pairs (proximity.Share) reorder only the pool of
+// limit+rankSlack sections (no section joins it), and the score callers
+// weigh is the words' alone. Tune, against 905 and 913: a pool twice as
+// large, or the every-word pass reordered too: no change; sections found
+// by the pairs alone joining the pool at 1.0: ask +1 −7; pairs one word
+// apart in the question too: −2 each way.
 
 // rank answers up to limit sections matching expr, best first; near, the
-// question's near pairs, reorder the sections scored first (nearShare).
+// question's near pairs, reorder the sections scored first (proximity.Share).
 func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, limit int, parts []string, near [][2]string) ([]domain.RankedSection, error) {
 	// Pass 1: the best rowids by score alone.
 	query := `SELECT rowid, rank FROM ranked WHERE ranked MATCH ?`
@@ -287,12 +278,12 @@ func (ix *Index) rank(ctx context.Context, q domain.RankedQuery, expr string, li
 		out = append(out, s)
 		order := scores[id]
 		if len(near) > 0 {
-			at := map[string][]place{}
+			at := map[string][]proximity.Place{}
 			length := markedPlaces(marked, 2, parts, at)
 			for i, c := range []int{0, 1, 3} {
 				length += markedPlaces(other[i].String, c, parts, at)
 			}
-			order += nearShare * nearScore(near, at, st, length)
+			order += proximity.Share * nearScore(near, at, st, length)
 		}
 		orders = append(orders, order)
 	}

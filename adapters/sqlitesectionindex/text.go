@@ -204,7 +204,7 @@ func matchExpression(text string) (expr string, parts []string) {
 // matching matches the question (OR), all of them a section holding every
 // word (AND). near are the question's pairs of adjacent plain words (not
 // code, not a code name's parts), lower-case, for telling which sections
-// hold two of its words together (nearScore, rank's nearShare).
+// hold two of its words together (nearScore, proximity.Share).
 func matchTerms(text string) (terms, parts []string, near [][2]string) {
 	type word struct {
 		whole string
@@ -256,11 +256,6 @@ func matchTerms(text string) (terms, parts []string, near [][2]string) {
 	}
 	return terms, parts, near
 }
-
-// nearSlop is how many words may stand between the two words of a near
-// pair (the question's stop words are dropped between them: "turns the
-// agent off" pairs turns and agent). 1 and 3 gave the same tune facts.
-const nearSlop = 3
 
 // versionForm is a version number's other spelling, as the tokenizer
 // reads it: "1.0" as "v1 0" and "v1.0" as "1 0", "11" as "v11" and
