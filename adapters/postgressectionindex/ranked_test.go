@@ -199,39 +199,3 @@ func bestSection(t *testing.T, ix *postgressectionindex.Index, question string) 
 	}
 	return secs[0].Path + "#" + secs[0].SectionID
 }
-
-// Among the sections BM25 scores first, one holding two of the question's
-// words together is answered before sections holding them apart more
-// often (nearShare), and every answer is still in its own score's order.
-func TestRankedNearPairs(t *testing.T) {
-	ix := fresh(t, postgrestest.DSN(t))
-	var es []sectionindex.Entry
-	for i := range 8 {
-		es = append(es, sectionindextest.MarkdownEntry(fmt.Sprintf("apart/p%d.md", i), fmt.Sprintf("Page %d", i), nil,
-			fmt.Sprintf("# Page %d\n\nThe browser starts first and loads each page it is given, and the browser stays open. Workers and the runner may later connect to the server and connect again.\n", i)))
-	}
-	es = append(es, sectionindextest.MarkdownEntry("together.md", "Timeouts", nil,
-		"# Timeouts\n\nThe run fails when the launched browser does not connect back within a minute, as the default says.\n"))
-	for i := range 20 {
-		es = append(es, sectionindextest.MarkdownEntry(fmt.Sprintf("other/o%d.md", i), fmt.Sprintf("Other %d", i), nil,
-			fmt.Sprintf("# Other %d\n\nNothing of the kind here, page %d.\n", i, i)))
-	}
-	if err := ix.Apply(context.Background(), sectionindex.Update{Put: es}); err != nil {
-		t.Fatal(err)
-	}
-	q := domain.RankedQuery{Text: "how long until the browser connect quokka", Limit: 3}
-	rs, err := ix.Ranked(context.Background(), q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for i, s := range rs {
-		found = found || s.Path == "together.md"
-		if i > 0 && s.Score > rs[i-1].Score {
-			t.Errorf("Ranked(%q): %d scores %v above %d's %v", q.Text, i, s.Score, i-1, rs[i-1].Score)
-		}
-	}
-	if !found {
-		t.Errorf("Ranked(%q) = %+v, want together.md among the first %d", q.Text, rs, q.Limit)
-	}
-}

@@ -75,6 +75,7 @@ func Run(t *testing.T, o Opener) {
 	t.Run("RankedPathsFilter", func(t *testing.T) { testRankedPaths(t, fresh(t)) })
 	t.Run("RankedLimit", func(t *testing.T) { testRankedLimit(t, fresh(t)) })
 	t.Run("RankedOddQueries", func(t *testing.T) { testRankedOdd(t, fresh(t)) })
+	t.Run("RankedNearPairs", func(t *testing.T) { testRankedNearPairs(t, fresh(t)) })
 	t.Run("NamesExactBeforePartial", func(t *testing.T) { testNames(t, fresh(t)) })
 	t.Run("LinksTo", func(t *testing.T) { testLinksTo(t, fresh(t)) })
 	t.Run("ConcurrentReadersAndWriter", func(t *testing.T) { testConcurrency(t, fresh(t)) })
