@@ -159,8 +159,10 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 	if capped {
 		// The poolMax best by ts_rank (no vector unnested: one pass in C
 		// over the matches' vectors), its weights (D, C, B, A, at most 1)
-		// in BM25's proportions.
-		candidates += fmt.Sprintf(` ORDER BY ts_rank('{%g, %g, %g, 1}', s.search, $1::tsquery) DESC LIMIT %d`,
+		// in BM25's proportions. Ties at the cap go by path and section:
+		// else the heap keeps those it met first, in the table's physical
+		// order, and the answer would follow the order docs were stored.
+		candidates += fmt.Sprintf(` ORDER BY ts_rank('{%g, %g, %g, 1}', s.search, $1::tsquery) DESC, s.path, s.ord LIMIT %d`,
 			1/headingWeight, 1/headingWeight, codeWeight/headingWeight, poolMax)
 	}
 	// The near pairs' words' positions in each section scored (their
@@ -402,7 +404,9 @@ func quoteLexeme(lexeme string) string {
 }
 
 // sampledSections is the count of sections past which averageLength reads
-// a 1 % sample: the mean needs to be near, not exact.
+// a 1 % sample: the mean needs to be near, not exact. The sample is the
+// same for the same table (REPEATABLE), so that two servers, or two runs,
+// over the same library score alike.
 const sampledSections = 50_000
 
 // averageLength is a section's mean length in words (BM25's avgdl), kept
@@ -417,7 +421,7 @@ func (ix *Index) averageLength(ctx context.Context) (float64, error) {
 	}
 	from := `sections`
 	if sections > sampledSections {
-		from = `sections TABLESAMPLE SYSTEM (1)`
+		from = `sections TABLESAMPLE SYSTEM (1) REPEATABLE (0)`
 	}
 	if err := ix.pool.QueryRow(ctx, `SELECT coalesce(avg(length), 0)::float8 FROM `+from).Scan(&length); err != nil {
 		return 0, err

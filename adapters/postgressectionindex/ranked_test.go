@@ -3,6 +3,7 @@ package postgressectionindex_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/librarian/librarian/adapters/postgresdb/postgrestest"
@@ -198,4 +199,48 @@ func bestSection(t *testing.T, ix *postgressectionindex.Index, question string) 
 		return ""
 	}
 	return secs[0].Path + "#" + secs[0].SectionID
+}
+
+// Ranked answers the same whatever order the docs were stored in: when a
+// common word matches more than the pool's cap (2,000 sections), the
+// sections ts_rank ties at the cap are chosen by path, not by the order
+// the heap met them (which follows the table's physical order, and so the
+// order in which a busy ingest stored the docs).
+func TestRankedPoolIgnoresStoreOrder(t *testing.T) {
+	d := postgrestest.DSN(t)
+	const docs = 2100
+	entries := make([]sectionindex.Entry, docs)
+	for i := range entries {
+		entries[i] = sectionindextest.MarkdownEntry(fmt.Sprintf("widgets/w%04d.md", i), "Widget", nil, "# Widget\n\nThe widget turns once.\n")
+	}
+	best := func(ix *postgressectionindex.Index) []string {
+		t.Helper()
+		secs, err := ix.Ranked(context.Background(), domain.RankedQuery{Text: "widget", Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, s := range secs {
+			paths = append(paths, s.Path)
+		}
+		return paths
+	}
+	want := []string{"widgets/w0000.md", "widgets/w0001.md", "widgets/w0002.md"}
+	for _, order := range []string{"ascending", "descending"} {
+		t.Run(order, func(t *testing.T) {
+			ix := fresh(t, d)
+			stored := slices.Clone(entries)
+			if order == "descending" {
+				slices.Reverse(stored)
+			}
+			for chunk := range slices.Chunk(stored, 300) {
+				if err := ix.Apply(context.Background(), sectionindex.Update{Put: chunk}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := best(ix); !slices.Equal(got, want) {
+				t.Errorf("stored %s, best sections %v, want %v (ties at the pool's cap broken by path)", order, got, want)
+			}
+		})
+	}
 }
