@@ -244,3 +244,41 @@ func TestRankedPoolIgnoresStoreOrder(t *testing.T) {
 		})
 	}
 }
+
+// A section's score does not depend on when PostgreSQL last analyzed the
+// table: BM25's count of sections is exact, not the planner's estimate,
+// which an analyze run halfway through an ingest leaves stale (autovacuum
+// runs when it will, later on a busy machine).
+func TestRankedCountsSectionsExactly(t *testing.T) {
+	d := postgrestest.DSN(t)
+	ix := fresh(t, d)
+	schema := schemaFor(t.Name())
+	for i := range 20 {
+		if i == 5 {
+			exec(t, d, `ANALYZE `+schema+`.sections`)
+		}
+		body := "# Note\n\nNothing to see.\n"
+		if i%4 == 0 {
+			body = "# Widget\n\nThe widget turns once.\n"
+		}
+		putEntry(t, ix, sectionindextest.MarkdownEntry(fmt.Sprintf("notes/n%02d.md", i), "Note", nil, body))
+	}
+	score := func() float64 {
+		t.Helper()
+		reader, err := postgressectionindex.Open(context.Background(), d, postgressectionindex.Options{Schema: schema, Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer reader.Close()
+		secs, err := reader.Ranked(context.Background(), domain.RankedQuery{Text: "widget"})
+		if err != nil || len(secs) == 0 {
+			t.Fatalf("ranked: %v, %d sections", err, len(secs))
+		}
+		return secs[0].Score
+	}
+	stale := score()
+	exec(t, d, `ANALYZE `+schema+`.sections`)
+	if analyzed := score(); stale != analyzed {
+		t.Errorf("best score %g with the table analyzed at 5 docs of 20, %g analyzed at 20: want the same", stale, analyzed)
+	}
+}

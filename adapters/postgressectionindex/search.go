@@ -291,6 +291,14 @@ type termStats struct {
 	length   float64 // a section's mean length, in words (averageLength); 0 before it is read
 }
 
+// estimatedSections is the planner's count of sections past which BM25's
+// N is that estimate, not a count: counting a million sections took
+// 230 ms. Below it the count is exact, so that scores do not depend on
+// when autovacuum last analyzed the table (an analyze halfway through an
+// ingest left N at a quarter of the sections, and a busy machine's
+// answers in another order than a quiet one's).
+const estimatedSections = 1_000_000
+
 // termStatsMaxAge is how long counts outlive a change to the index.
 const termStatsMaxAge = time.Minute
 
@@ -347,10 +355,11 @@ func (ix *Index) termWeights(ctx context.Context, terms []string) (weights, df [
 	st.mu.Unlock()
 	if len(missing) > 0 {
 		if n == 0 {
-			// The planner's count when the table was analyzed (counting
-			// a million sections took 230 ms), else the sections counted.
-			if err := ix.pool.QueryRow(ctx, `SELECT CASE WHEN c.reltuples > 0 THEN c.reltuples::float8
-				ELSE (SELECT count(*) FROM sections)::float8 END FROM pg_class c WHERE c.oid = 'sections'::regclass`).Scan(&n); err != nil {
+			// The sections counted; past estimatedSections (by the
+			// planner's count when the table was last analyzed), that
+			// count instead.
+			if err := ix.pool.QueryRow(ctx, `SELECT CASE WHEN c.reltuples >= $1 THEN c.reltuples::float8
+				ELSE (SELECT count(*) FROM sections)::float8 END FROM pg_class c WHERE c.oid = 'sections'::regclass`, estimatedSections).Scan(&n); err != nil {
 				return nil, nil, err
 			}
 		}
