@@ -1536,3 +1536,22 @@ func TestDefaultElsewhere(t *testing.T) {
 		t.Errorf("default elsewhere %d with every line quoted, want none", got)
 	}
 }
+
+// TestLinesMeetAnIfyVerbsForms: "identify" in the question meets
+// "identified" in the doc (and "identified" meets "identify") where lines
+// are chosen, though Stem leaves them apart (identify, identif).
+func TestLinesMeetAnIfyVerbsForms(t *testing.T) {
+	section := []string{
+		"## How a scope is defined",                      // 1
+		"The scope name shows in the backend.",           // 2
+		"A scope is identified by its name and version.", // 3
+	}
+	for _, question := range []string{"Which fields identify a scope?", "Which fields is a scope identified by?"} {
+		if got := NewQuestion(question).Best(section, 1, len(section), 1); !slices.Equal(got, []int{3}) {
+			t.Errorf("%q: Best = %v, want [3]", question, got)
+		}
+	}
+	if Stem("identify") == Stem("identified") {
+		t.Errorf("Stem meets identify and identified: the rule is the line scorer's alone")
+	}
+}
