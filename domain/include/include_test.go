@@ -121,9 +121,9 @@ func TestLines(t *testing.T) {
 func TestQuoted(t *testing.T) {
 	preamble := []string{
 		"---", "title: preamble", "---", // 1-3: frontmatter
-		"A status can be set on a span.",                   // 4
-		"By default, all spans are `Unset`.",               // 5
-		"Set the status to Error when an operation fails.", // 6
+		"A status can be set on a span.",                           // 4
+		"By default, all spans are `Unset` until a status is set.", // 5
+		"Set the status to Error when an operation fails.",         // 6
 	}
 	q := passage.NewQuestion("what status do spans have by default")
 	got := Quoted(q, Directive{Line: 2}, preamble, 4, 1, 0, false)

@@ -158,9 +158,9 @@ func TestPooledComparesSections(t *testing.T) {
 func TestShownQuotesALineOnce(t *testing.T) {
 	q := NewQuestion("how long is a refresh token valid?")
 	lines := []string{
-		"## Refresh tokens",                        // 1
-		"A refresh token is valid for 30 days.",    // 2
-		"Each refresh token is stored hashed.",     // 3
+		"## Refresh tokens", // 1
+		"A refresh token is valid for 30 days after it is issued.", // 2
+		"Each refresh token is stored hashed in the token table.",  // 3
 		"Unrelated line.",                          // 4
 		"A used refresh token is revoked at once.", // 5
 	}
@@ -1553,5 +1553,31 @@ func TestLinesMeetAnIfyVerbsForms(t *testing.T) {
 	}
 	if Stem("identify") == Stem("identified") {
 		t.Errorf("Stem meets identify and identified: the rule is the line scorer's alone")
+	}
+}
+
+// TestShownQuotesAShortSentencesNextLine: in a section other than the
+// best, a chosen line that is a short sentence alone ("Hono's API is
+// simple.") is quoted with the next line of its paragraph, its next
+// sentence; a long line, or one whose paragraph ends, is not.
+func TestShownQuotesAShortSentencesNextLine(t *testing.T) {
+	q := NewQuestion("What is Hono's API built from?")
+	lines := []string{
+		"# API",                 // 1
+		"",                      // 2
+		"Hono's API is simple.", // 3
+		"Just composed by extended objects from Web Standards.", // 4
+		"So, you can understand it well quickly.",               // 5
+	}
+	if got := q.ShownProse(lines, 1, len(lines), 1, nil, map[int]bool{}); !slices.Equal(got, []int{3, 4}) {
+		t.Errorf("ShownProse = %v, want [3 4]", got)
+	}
+	lines[3] = "" // the paragraph ends
+	if got := q.ShownProse(lines, 1, len(lines), 1, nil, map[int]bool{}); !slices.Equal(got, []int{3}) {
+		t.Errorf("ShownProse with the paragraph ending = %v, want [3]", got)
+	}
+	lines[2], lines[3] = "Hono's API is simple, and it is built on the platform it runs on.", "Just composed by extended objects."
+	if got := q.ShownProse(lines, 1, len(lines), 1, nil, map[int]bool{}); !slices.Equal(got, []int{3}) {
+		t.Errorf("ShownProse after a long line = %v, want [3]", got)
 	}
 }

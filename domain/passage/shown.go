@@ -298,6 +298,24 @@ func (q Question) shown(lines []string, from, to, n int, fallback []int, shown m
 				}
 			}
 		}
+		// A short sentence alone on its line ("Hono's API is simple.")
+		// says little; in a doc written a sentence a line, the paragraph's
+		// next line is its next sentence, which says what it leads to
+		// ("Just composed by extended objects from Web Standards."). The
+		// best section quotes every chosen line's next line already. Tune
+		// ranked +1 (ask the same), answers +0.01 %; fresh12-14 and
+		// fresh16 the same answers byte for byte.
+		for _, l := range chosen {
+			if l < 1 || l >= min(to, len(lines)) || block[l] > 0 || block[l+1] > 0 {
+				continue
+			}
+			t, next := strings.TrimSpace(lines[l-1]), strings.TrimSpace(lines[l])
+			if utf8.RuneCountInString(t) > shortSentenceRunes || !strings.HasSuffix(t, ".") || strings.HasPrefix(t, "#") || listMarker(t) != "" ||
+				isBlankOrFence(next) || strings.HasPrefix(next, "#") || isMarkup(next) || listMarker(next) != "" || !unquoted(l+1) {
+				continue
+			}
+			best = append(best, l+1)
+		}
 		// Another section quotes the next case of a list of cases.
 		for _, l := range chosen {
 			if l < 1 || l >= min(to, len(lines)) {
@@ -575,3 +593,7 @@ func opensConstruct(t string) bool {
 	}
 	return strings.HasPrefix(t, "<") && !strings.ContainsAny(t, " =>")
 }
+
+// shortSentenceRunes is the longest line, ending in a full stop, read as
+// a short sentence that leads to the next line of its paragraph.
+const shortSentenceRunes = 40
