@@ -80,6 +80,7 @@ func codeAware(s string) string {
 		}
 		tok := s[start:end]
 		start = -1
+		writeJoined(&b, tok)
 		b.WriteString(tok)
 		if parts := splitCode(tok); len(parts) > 1 {
 			for _, p := range parts {
@@ -100,6 +101,32 @@ func codeAware(s string) string {
 	}
 	flush(len(s))
 	return b.String()
+}
+
+// writeJoined writes, each followed by a space, the joined form of every
+// snake_case name in tok (`OTEL_SDK_DISABLED` is otelsdkdisabled): its
+// parts in lower case, run together, as the SQLite index's whole form of a
+// code name. PostgreSQL's parser splits snake_case into its words and keeps
+// no whole (where a camelCase, dotted or hyphenated name has one), so a
+// question naming an environment variable was searched by its common parts
+// alone (otel, sdk, disabled): the sections holding them most, not the one
+// naming the variable, came first. Written before the token, so that a
+// question's word reads its joined form as its first lexeme (wordGroups).
+func writeJoined(b *strings.Builder, tok string) {
+	if !strings.Contains(tok, "_") {
+		return
+	}
+	for _, name := range strings.FieldsFunc(tok, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' && r != '/' && r != ':' && r != '$'
+	}) {
+		if !strings.Contains(strings.Trim(name, "_"), "_") {
+			continue
+		}
+		if parts := splitCode(name); len(parts) > 1 {
+			b.WriteString(strings.ToLower(strings.Join(parts, "")))
+			b.WriteByte(' ')
+		}
+	}
 }
 
 // untagged is s with '<' and '>' as spaces.

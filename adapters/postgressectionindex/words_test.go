@@ -68,3 +68,20 @@ func TestVersionSpelling(t *testing.T) {
 		t.Errorf("codeWords = %v, want 0 (in backticks) and not 9", code)
 	}
 }
+
+// A snake_case name is searched by its joined form too, written before it
+// (PostgreSQL's parser keeps no whole of it); other names are left as
+// they were.
+func TestCodeAwareJoinsSnakeCase(t *testing.T) {
+	for in, want := range map[string]string{
+		"set `OTEL_SDK_DISABLED=true` now": "set otelsdkdisabled `OTEL_SDK_DISABLED=true` OTEL SDK DISABLED true now",
+		"max_age":                          "maxage max_age max age",
+		"__mocks__ dir":                    "__mocks__ dir",
+		"getRuntimeKey":                    "getRuntimeKey get Runtime Key",
+		"no-param-reassign":                "no-param-reassign no param reassign",
+	} {
+		if got := codeAware(in); got != want {
+			t.Errorf("codeAware(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
