@@ -236,7 +236,7 @@ func (ix *Index) Ranked(ctx context.Context, q domain.RankedQuery) ([]domain.Ran
 // ts_rank puts first are scored.
 func (ix *Index) choosePool(ctx context.Context, matches []string, df []float64, paths []string, limit int) (pool string, capped bool, err error) {
 	rare := rareTerms(matches, df)
-	prev, prevCount := "", 0
+	prev, prevCount, prevK := "", 0, 0
 	for k := len(matches); k >= 1; k-- {
 		match := atLeast(matches, k)
 		if match == "" {
@@ -250,16 +250,31 @@ func (ix *Index) choosePool(ctx context.Context, matches []string, df []float64,
 			return "", false, err
 		}
 		switch {
-		case n > poolMax && prevCount >= limit:
+		case n > poolMax && keepStepBefore(prevCount, prevK, k, limit):
 			return prev, false, nil
 		case n > poolMax:
 			return match, true, nil
 		case n >= poolMin:
 			return match, false, nil
 		}
-		prev, prevCount = match, n
+		prev, prevCount, prevK = match, n, k
 	}
 	return prev, false, nil
+}
+
+// keepStepBefore tells that the pool is the step before (k+1 words, or
+// prevK), found when this step's k words find more than poolMax: it holds
+// limit sections at least and is the next step up. When atLeast skipped
+// the steps between (a question of seven distinct words or more: every k
+// from 2 to n-2 has more than maxCombos combinations), the step before
+// holds n-1 of the words, a pool of the few sections holding nearly all
+// of them, where SQLite's index scores every section holding any word
+// when fewer than its limit hold them all: the poolMax sections ts_rank
+// puts first among those holding any are scored instead. (The glossary's
+// one-line "OTel" entry holds 4 of a question's 8 words; the pool of 7
+// held 32 sections, not it.)
+func keepStepBefore(prevCount, prevK, k, limit int) bool {
+	return prevCount >= limit && prevK == k+1
 }
 
 // countPool counts the sections match finds, up to poolMax+1.

@@ -85,3 +85,21 @@ func TestCodeAwareJoinsSnakeCase(t *testing.T) {
 		}
 	}
 }
+
+// The pool stays at the step before only when it is the next step up:
+// past skipped steps it held nearly every word, too few sections to rank.
+func TestKeepStepBefore(t *testing.T) {
+	for _, c := range []struct {
+		prevCount, prevK, k, limit int
+		want                       bool
+	}{
+		{40, 3, 2, 25, true},  // the next step up, enough sections
+		{10, 3, 2, 25, false}, // too few: capped instead
+		{40, 7, 1, 25, false}, // steps 2 to 6 skipped
+		{0, 0, 8, 25, false},  // no step before
+	} {
+		if got := keepStepBefore(c.prevCount, c.prevK, c.k, c.limit); got != c.want {
+			t.Errorf("keepStepBefore(%d, %d, %d, %d) = %v, want %v", c.prevCount, c.prevK, c.k, c.limit, got, c.want)
+		}
+	}
+}
