@@ -84,13 +84,14 @@ func (ix *Index) putPart(ctx context.Context, conn *pgxpool.Conn, part []section
 		s := rows.sections
 		if len(s.path) > 0 {
 			// A section's length, for BM25, is its vector's count of
-			// positions: its words but stop words (at most 256 of one word).
+			// positions: its words but stop words (at most 256 of one word),
+			// less the joined forms of its snake_case names (joinedCount).
 			if _, err := tx.Exec(ctx, `INSERT INTO sections (path, ord, section_id, start_line, end_line, search, length)
-				SELECT p, o, id, st, en, v, (SELECT coalesce(sum(array_length(u.positions, 1)), 0) FROM unnest(v) u) FROM (
-					SELECT p, o, id, st, en, setweight(to_tsvector('librarian_english', h), 'A') ||
+				SELECT p, o, id, st, en, v, greatest((SELECT coalesce(sum(array_length(u.positions, 1)), 0) FROM unnest(v) u) - j, 0) FROM (
+					SELECT p, o, id, st, en, j, setweight(to_tsvector('librarian_english', h), 'A') ||
 						setweight(to_tsvector('librarian_english', c), 'B') || setweight(to_tsvector('librarian_english', b), 'D') AS v
-					FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[]) AS s(p, o, id, st, en, h, c, b)) x`,
-				s.path, s.ord, s.id, s.start, s.end, s.heading, s.code, s.body); err != nil {
+					FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::int[]) AS s(p, o, id, st, en, h, c, b, j)) x`,
+				s.path, s.ord, s.id, s.start, s.end, s.heading, s.code, s.body, s.joined); err != nil {
 				return err
 			}
 		}
@@ -123,7 +124,7 @@ var docCopyColumns = []string{"path", "id", "title", "summary", "tokens", "has_t
 // sectionColumns are the sections of a part, column by column, for unnest.
 type sectionColumns struct {
 	path, id, heading, code, body []string
-	ord, start, end               []int32
+	ord, start, end, joined       []int32
 }
 
 // putRows is a part, as the rows its statements send.
@@ -165,6 +166,7 @@ func partRows(part []sectionindex.Entry) (putRows, error) {
 			s.heading = append(s.heading, t.heading)
 			s.code = append(s.code, t.code)
 			s.body = append(s.body, t.body)
+			s.joined = append(s.joined, int32(t.joined))
 		}
 		for i, n := range e.Names {
 			r.names = append(r.names, []any{d.Path, int32(i), clean(n.Kind), clean(n.Name), int32(n.Line), clean(n.Signature), foldString(n.Name)})

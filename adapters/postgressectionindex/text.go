@@ -113,9 +113,18 @@ func codeAware(s string) string {
 // naming the variable, came first. Written before the token, so that a
 // question's word reads its joined form as its first lexeme (wordGroups).
 func writeJoined(b *strings.Builder, tok string) {
-	if !strings.Contains(tok, "_") {
-		return
+	for _, j := range joinedForms(tok) {
+		b.WriteString(j)
+		b.WriteByte(' ')
 	}
+}
+
+// joinedForms are the joined forms writeJoined writes for tok.
+func joinedForms(tok string) []string {
+	if !strings.Contains(tok, "_") {
+		return nil
+	}
+	var out []string
 	for _, name := range strings.FieldsFunc(tok, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' && r != '/' && r != ':' && r != '$'
 	}) {
@@ -123,10 +132,25 @@ func writeJoined(b *strings.Builder, tok string) {
 			continue
 		}
 		if parts := splitCode(name); len(parts) > 1 {
-			b.WriteString(strings.ToLower(strings.Join(parts, "")))
-			b.WriteByte(' ')
+			out = append(out, strings.ToLower(strings.Join(parts, "")))
 		}
 	}
+	return out
+}
+
+// joinedCount is how many joined forms codeAware writes for s: a
+// section's length, for BM25, leaves them out (SQLite's index holds them
+// in a column of their own), so that a section naming many snake_case keys
+// (an .editorconfig's) is not the longer for them.
+func joinedCount(s string) int {
+	if !strings.Contains(s, "_") {
+		return 0
+	}
+	n := 0
+	for _, tok := range strings.Fields(untagged(s)) {
+		n += len(joinedForms(tok))
+	}
+	return n
 }
 
 // untagged is s with '<' and '>' as spaces.
@@ -180,6 +204,9 @@ type sectionText struct {
 	heading string // the doc title and the section's heading path
 	code    string // code blocks and the identifiers the doc defines there
 	body    string // the rest of its own lines
+	// joined: how many joined forms of snake_case names the three hold
+	// (joinedCount), which the section's length leaves out.
+	joined int
 }
 
 // sectionTexts splits a document into the texts of its sections. A section
@@ -244,10 +271,12 @@ func sectionTexts(e entryView) []sectionText {
 				code.WriteByte('\n')
 			}
 		}
+		h := strings.Join(heading, "\n")
 		out[i] = sectionText{
-			heading: clean(codeAware(strings.Join(heading, "\n"))),
+			heading: clean(codeAware(h)),
 			code:    clean(codeAware(code.String())),
 			body:    clean(codeAware(body.String())),
+			joined:  joinedCount(h) + joinedCount(code.String()) + joinedCount(body.String()),
 		}
 	}
 	return out

@@ -103,3 +103,17 @@ func TestKeepStepBefore(t *testing.T) {
 		}
 	}
 }
+
+// A section's length leaves out the joined forms codeAware adds.
+func TestJoinedCount(t *testing.T) {
+	for in, want := range map[string]int{
+		"indent_style = space\ntrim_trailing_whitespace = true": 2,
+		"`OTEL_SDK_DISABLED=true` and max_age":                  2,
+		"__mocks__ and getRuntimeKey":                           0,
+		"plain words":                                           0,
+	} {
+		if got := joinedCount(in); got != want {
+			t.Errorf("joinedCount(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
