@@ -85,7 +85,7 @@ func (ix *Index) putPart(ctx context.Context, conn *pgxpool.Conn, part []section
 		if len(s.path) > 0 {
 			// A section's length, for BM25, is its vector's count of
 			// positions: its words but stop words (at most 256 of one word),
-			// less the joined forms of its snake_case names (joinedCount).
+			// less the joined forms of its snake_case names (codeAwareJoined).
 			if _, err := tx.Exec(ctx, `INSERT INTO sections (path, ord, section_id, start_line, end_line, search, length)
 				SELECT p, o, id, st, en, v, greatest((SELECT coalesce(sum(array_length(u.positions, 1)), 0) FROM unnest(v) u) - j, 0) FROM (
 					SELECT p, o, id, st, en, j, setweight(to_tsvector('librarian_english', h), 'A') ||

@@ -70,7 +70,18 @@ func clean(s string) string {
 // `</script>` (or `<style>`), so a Svelte or Vue section that writes
 // `<script setup>` in its prose lost its words, heading included.
 func codeAware(s string) string {
+	out, _ := codeAwareJoined(s)
+	return out
+}
+
+// codeAwareJoined is codeAware, and how many joined forms of snake_case
+// names (writeJoined) it wrote: a section's length, for BM25, leaves them
+// out (SQLite's index holds them in a column of their own), so that a
+// section naming many snake_case keys (an .editorconfig's) is not the
+// longer for them. Counted as they are written: one pass over the text.
+func codeAwareJoined(s string) (string, int) {
 	s = untagged(s)
+	joined := 0
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	start := -1
@@ -80,7 +91,7 @@ func codeAware(s string) string {
 		}
 		tok := s[start:end]
 		start = -1
-		writeJoined(&b, tok)
+		joined += writeJoined(&b, tok)
 		b.WriteString(tok)
 		if parts := splitCode(tok); len(parts) > 1 {
 			for _, p := range parts {
@@ -100,7 +111,7 @@ func codeAware(s string) string {
 		}
 	}
 	flush(len(s))
-	return b.String()
+	return b.String(), joined
 }
 
 // writeJoined writes, each followed by a space, the joined form of every
@@ -112,11 +123,14 @@ func codeAware(s string) string {
 // alone (otel, sdk, disabled): the sections holding them most, not the one
 // naming the variable, came first. Written before the token, so that a
 // question's word reads its joined form as its first lexeme (wordGroups).
-func writeJoined(b *strings.Builder, tok string) {
-	for _, j := range joinedForms(tok) {
+// It returns how many it wrote.
+func writeJoined(b *strings.Builder, tok string) int {
+	forms := joinedForms(tok)
+	for _, j := range forms {
 		b.WriteString(j)
 		b.WriteByte(' ')
 	}
+	return len(forms)
 }
 
 // joinedForms are the joined forms writeJoined writes for tok.
@@ -136,21 +150,6 @@ func joinedForms(tok string) []string {
 		}
 	}
 	return out
-}
-
-// joinedCount is how many joined forms codeAware writes for s: a
-// section's length, for BM25, leaves them out (SQLite's index holds them
-// in a column of their own), so that a section naming many snake_case keys
-// (an .editorconfig's) is not the longer for them.
-func joinedCount(s string) int {
-	if !strings.Contains(s, "_") {
-		return 0
-	}
-	n := 0
-	for _, tok := range strings.Fields(untagged(s)) {
-		n += len(joinedForms(tok))
-	}
-	return n
 }
 
 // untagged is s with '<' and '>' as spaces.
@@ -205,7 +204,7 @@ type sectionText struct {
 	code    string // code blocks and the identifiers the doc defines there
 	body    string // the rest of its own lines
 	// joined: how many joined forms of snake_case names the three hold
-	// (joinedCount), which the section's length leaves out.
+	// (codeAwareJoined), which the section's length leaves out.
 	joined int
 }
 
@@ -271,12 +270,14 @@ func sectionTexts(e entryView) []sectionText {
 				code.WriteByte('\n')
 			}
 		}
-		h := strings.Join(heading, "\n")
+		h, inHeading := codeAwareJoined(strings.Join(heading, "\n"))
+		c, inCode := codeAwareJoined(code.String())
+		t, inBody := codeAwareJoined(body.String())
 		out[i] = sectionText{
-			heading: clean(codeAware(h)),
-			code:    clean(codeAware(code.String())),
-			body:    clean(codeAware(body.String())),
-			joined:  joinedCount(h) + joinedCount(code.String()) + joinedCount(body.String()),
+			heading: clean(h),
+			code:    clean(c),
+			body:    clean(t),
+			joined:  inHeading + inCode + inBody,
 		}
 	}
 	return out

@@ -112,8 +112,8 @@ func TestJoinedCount(t *testing.T) {
 		"__mocks__ and getRuntimeKey":                           0,
 		"plain words":                                           0,
 	} {
-		if got := joinedCount(in); got != want {
-			t.Errorf("joinedCount(%q) = %d, want %d", in, got, want)
+		if _, got := codeAwareJoined(in); got != want {
+			t.Errorf("codeAwareJoined(%q) wrote %d joined forms, want %d", in, got, want)
 		}
 	}
 }
